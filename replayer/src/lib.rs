@@ -1,0 +1,19 @@
+//! The verifiable core of the Persian card-game audit service.
+//!
+//! No database, no network, no async runtime: cards and decks ([`cards`]), the committed
+//! shuffle ([`shuffle`]), the signed hash-chained event log ([`log`]), the hand bundle
+//! ([`bundle`]), one rules engine per game behind one interface ([`engine`], [`games`]), the
+//! live hand driver that the service and the simulator share ([`dealer`]), and replay and
+//! verification ([`verify`]).
+//!
+//! The formats a third party must reproduce are written down in `docs/` at the repository
+//! root, with test vectors.
+
+pub mod bundle;
+pub mod cards;
+pub mod dealer;
+pub mod engine;
+pub mod games;
+pub mod log;
+pub mod shuffle;
+pub mod verify;

@@ -1,0 +1,1 @@
+//! The audit service (in progress).
