@@ -384,7 +384,9 @@ impl fmt::Display for DeckKind {
             DeckKind::Standard52 => f.write_str("standard-52"),
             DeckKind::Standard54 => f.write_str("standard-54"),
             DeckKind::BistOYek36 => f.write_str("bist-o-yek-36"),
-            DeckKind::Hokm51 { removed_two } => write!(f, "hokm-51-without-2{}", removed_two.code()),
+            DeckKind::Hokm51 { removed_two } => {
+                write!(f, "hokm-51-without-2{}", removed_two.code())
+            }
             DeckKind::Ghahve52 => f.write_str("ghahve-52"),
             DeckKind::Bluff104 => f.write_str("bluff-104"),
             DeckKind::Sheytoonak53 => f.write_str("sheytoonak-53"),

@@ -1,1 +1,1167 @@
-//! (in progress)
+//! The hand driver: one hand's engine, its committed shuffles and its stream of events.
+//!
+//! The service deals through a [`LiveHand`] and the `replayer simulate` command does the
+//! same; the verifier folds a recorded stream through the very same [`LiveHand::fold`], so
+//! what is checked later is exactly what was enforced live.
+//!
+//! The life of a hand in events:
+//!
+//! 1. `hand_started` (seq 0) records the game, rules, match state, seats, deck and the
+//!    commitment to shuffle 0.
+//! 2. `client_seed` events add the seats' entropy to the next shuffle (if the table collects
+//!    it).
+//! 3. `action` events, each checked by the engine, with the engine's public effects.
+//! 4. When the engine asks for a shuffle, `shuffled` uses the next committed shuffle, and a
+//!    `shuffle_committed` for the one after it follows at once: every shuffle is committed
+//!    before anyone can know whether or how it will be used.
+//! 5. `hand_ended` (or `abandoned`) and then `seeds_revealed`, the last event.
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::cards::{Card, DeckKind};
+use crate::engine::{Actor, DynHand, GameId, SeatIndex, SetupError, ToAct, Viewer, Violation};
+use crate::games::registry;
+use crate::log::{
+    action_message, seal, Body, Event, Hash, LogError, PlayerSig, Record, RevealedSeed, SeatInfo,
+    SigningKeyPair, EVENT_FORMAT_VERSION,
+};
+use crate::shuffle::{
+    deck_seed, shuffle_cards, ClientSeed, Commitment, ServerSeed, ShuffleError, SHUFFLE_VERSION,
+};
+
+/// Everything that identifies a new hand.
+#[derive(Clone, Debug)]
+pub struct HandParams {
+    /// The hand's id (1 to 128 bytes).
+    pub hand_id: String,
+    /// The club.
+    pub club: String,
+    /// The table.
+    pub table: String,
+    /// Which hand of the match, from 1.
+    pub hand_no: u64,
+    /// The game.
+    pub game: GameId,
+    /// The house rules (any subset; defaults fill the rest).
+    pub rules: Value,
+    /// The match state the hand starts from.
+    pub match_state: Value,
+    /// The seats.
+    pub seats: Vec<SeatInfo>,
+    /// Whether seats may add client seeds.
+    pub client_entropy: bool,
+}
+
+/// Where server seeds come from.
+#[derive(Clone)]
+pub enum SeedSource {
+    /// The operating system's CSPRNG (the service).
+    Os,
+    /// From a fixed 32-byte seed (the simulator's `--seed`, tests): shuffle 0 uses the seed
+    /// itself, so `replayer deck --seed` shows the same first deck; shuffle k ≥ 1 uses
+    /// `SHA-256("persian-cards/simulated-server-seed/v1" || 0x00 || seed || u32be(k))`.
+    Derived([u8; 32]),
+}
+
+impl std::fmt::Debug for SeedSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SeedSource::Os => f.write_str("Os"),
+            SeedSource::Derived(_) => f.write_str("Derived(<redacted>)"),
+        }
+    }
+}
+
+impl SeedSource {
+    fn seed(&self, k: u32) -> Result<ServerSeed, ShuffleError> {
+        match self {
+            SeedSource::Os => ServerSeed::generate(),
+            SeedSource::Derived(s) if k == 0 => Ok(ServerSeed::from_bytes(*s)),
+            SeedSource::Derived(s) => {
+                let mut h = Sha256::new();
+                h.update(b"persian-cards/simulated-server-seed/v1\0");
+                h.update(s);
+                h.update(k.to_be_bytes());
+                Ok(ServerSeed::from_bytes(h.finalize().into()))
+            }
+        }
+    }
+}
+
+/// Where a hand stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HandStatus {
+    /// Being played.
+    InProgress,
+    /// Played to its end.
+    Completed,
+    /// Abandoned before its end.
+    Abandoned,
+}
+
+impl HandStatus {
+    /// The status as written in the API and the store.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HandStatus::InProgress => "in_progress",
+            HandStatus::Completed => "completed",
+            HandStatus::Abandoned => "abandoned",
+        }
+    }
+}
+
+/// A recorded event that does not follow from the events before it. Names the rule, and
+/// what was expected against what was found. Never holds a secret of a running hand: the
+/// verifier works on finished hands, and the service only folds what it produced itself.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{rule}: expected {expected}, found {found}")]
+pub struct Mismatch {
+    /// The seat concerned, if any.
+    pub seat: Option<SeatIndex>,
+    /// The rule or check that fails (an engine rule id, or `commitment`, `chain`, …).
+    pub rule: String,
+    /// What the rules or the earlier events imply.
+    pub expected: String,
+    /// What the event says.
+    pub found: String,
+}
+
+impl Mismatch {
+    fn new(rule: &str, expected: impl Into<String>, found: impl Into<String>) -> Self {
+        Mismatch {
+            seat: None,
+            rule: rule.to_string(),
+            expected: expected.into(),
+            found: found.into(),
+        }
+    }
+
+    fn from_violation(actor: Actor, v: &Violation) -> Self {
+        Mismatch {
+            seat: match actor {
+                Actor::Seat(s) => Some(s),
+                Actor::Service => None,
+            },
+            rule: v.rule.clone(),
+            expected: format!("a legal action ({})", v.section),
+            found: v.detail.clone(),
+        }
+    }
+}
+
+/// Why the dealer refused a request.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DealerError {
+    /// The engine rejected the action.
+    #[error("illegal action: {0}")]
+    Illegal(Violation),
+    /// The hand is over.
+    #[error("the hand is over")]
+    HandOver,
+    /// The table does not collect client seeds.
+    #[error("this table does not take client seeds")]
+    EntropyOff,
+    /// The seat already gave a client seed for this shuffle.
+    #[error("{0} already added a client seed for this shuffle")]
+    AlreadyContributed(SeatIndex),
+    /// No such seat.
+    #[error("no {0} at this table")]
+    NoSuchSeat(SeatIndex),
+    /// No shuffle is pending.
+    #[error("no shuffle is pending: the hand is not waiting for a deal")]
+    NoShufflePending,
+    /// A player's signature is not valid for the action.
+    #[error("the player signature does not verify: {0}")]
+    BadPlayerSignature(String),
+    /// Setting up the hand failed.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// Drawing a seed failed.
+    #[error(transparent)]
+    Seed(#[from] ShuffleError),
+    /// Encoding failed.
+    #[error(transparent)]
+    Log(#[from] LogError),
+    /// A recorded event does not follow (restoring a hand).
+    #[error("event {seq}: {mismatch}")]
+    Fold {
+        /// The event.
+        seq: u64,
+        /// What is wrong.
+        mismatch: Mismatch,
+    },
+}
+
+/// One hand: the engine, the shuffles, and the log's head.
+#[derive(Debug)]
+pub struct LiveHand {
+    hand_id: String,
+    game: GameId,
+    deck: DeckKind,
+    seats: Vec<SeatInfo>,
+    client_entropy: bool,
+    engine: Box<dyn DynHand>,
+    commitments: Vec<Commitment>,
+    /// Server seeds known to this hand (the service's, or the revealed ones).
+    seeds: Vec<Option<ServerSeed>>,
+    client_seeds: Vec<Vec<(SeatIndex, ClientSeed)>>,
+    used: u32,
+    next_seq: u64,
+    head: Hash,
+    status: HandStatus,
+    outcome: Option<Value>,
+    next_match: Option<Value>,
+    seed_source: SeedSource,
+    last_action: Option<Value>,
+    revealed: bool,
+}
+
+impl Clone for LiveHand {
+    fn clone(&self) -> Self {
+        LiveHand {
+            hand_id: self.hand_id.clone(),
+            game: self.game,
+            deck: self.deck,
+            seats: self.seats.clone(),
+            client_entropy: self.client_entropy,
+            engine: self.engine.clone_box(),
+            commitments: self.commitments.clone(),
+            seeds: self.seeds.clone(),
+            client_seeds: self.client_seeds.clone(),
+            used: self.used,
+            next_seq: self.next_seq,
+            head: self.head,
+            status: self.status,
+            outcome: self.outcome.clone(),
+            next_match: self.next_match.clone(),
+            seed_source: self.seed_source.clone(),
+            last_action: self.last_action.clone(),
+            revealed: self.revealed,
+        }
+    }
+}
+
+fn usize_of(k: u32) -> usize {
+    usize::try_from(k).unwrap_or(usize::MAX)
+}
+
+impl LiveHand {
+    /// Start a hand: draws the first server seed and returns the `hand_started` record.
+    pub fn start(
+        params: HandParams,
+        seed_source: SeedSource,
+        key: &SigningKeyPair,
+        now_ms: u64,
+    ) -> Result<(LiveHand, Vec<Record>), DealerError> {
+        let engine_def = registry(params.game)?;
+        let rules = engine_def.normalize_rules(&params.rules)?;
+        let seed0 = seed_source.seed(0)?;
+        let commitment = seed0.commitment();
+        let engine = engine_def.new_hand(&rules, &params.match_state)?;
+        let (min, max) = engine_def.seats();
+        let n = params.seats.len();
+        if n < usize::from(min) || n > usize::from(max) {
+            return Err(SetupError::Seats {
+                game: params.game,
+                min,
+                max,
+                found: n,
+            }
+            .into());
+        }
+        let body = Body::HandStarted {
+            club: params.club,
+            table: params.table,
+            hand_no: params.hand_no,
+            game: params.game,
+            rules,
+            match_state: params.match_state,
+            seats: params.seats,
+            deck: engine.deck(),
+            shuffle_version: SHUFFLE_VERSION,
+            commitment,
+            client_entropy: params.client_entropy,
+        };
+        let mut hand = LiveHand::from_started(&params.hand_id, &body, seed_source)?;
+        hand.seeds = vec![Some(seed0)];
+        let records = hand.emit(vec![(body, None)], key, now_ms)?;
+        Ok((hand, records))
+    }
+
+    /// Rebuild a hand from its first event alone (`seeds` still empty).
+    fn from_started(
+        hand_id: &str,
+        started: &Body,
+        seed_source: SeedSource,
+    ) -> Result<LiveHand, DealerError> {
+        let Body::HandStarted {
+            game,
+            rules,
+            match_state,
+            seats,
+            deck,
+            shuffle_version,
+            commitment,
+            client_entropy,
+            ..
+        } = started
+        else {
+            return Err(DealerError::Fold {
+                seq: 0,
+                mismatch: Mismatch::new("first_event", "hand_started", started.kind()),
+            });
+        };
+        let fold_err = |m: Mismatch| DealerError::Fold {
+            seq: 0,
+            mismatch: m,
+        };
+        if *shuffle_version != SHUFFLE_VERSION {
+            return Err(fold_err(Mismatch::new(
+                "shuffle_version",
+                SHUFFLE_VERSION.to_string(),
+                shuffle_version.to_string(),
+            )));
+        }
+        let engine_def = registry(*game)?;
+        let normalized = engine_def.normalize_rules(rules)?;
+        if &normalized != rules {
+            return Err(fold_err(Mismatch::new(
+                "house_rules",
+                "house rules written out in full",
+                rules.to_string(),
+            )));
+        }
+        let engine = engine_def.new_hand(rules, match_state)?;
+        if engine.deck() != *deck {
+            return Err(fold_err(Mismatch::new(
+                "deck",
+                engine.deck().to_string(),
+                deck.to_string(),
+            )));
+        }
+        for (i, s) in seats.iter().enumerate() {
+            if s.seat.index() != i {
+                return Err(fold_err(Mismatch::new(
+                    "seats",
+                    format!("seat {i}"),
+                    s.seat.to_string(),
+                )));
+            }
+        }
+        let (min, max) = engine_def.seats();
+        if seats.len() < usize::from(min) || seats.len() > usize::from(max) {
+            return Err(SetupError::Seats {
+                game: *game,
+                min,
+                max,
+                found: seats.len(),
+            }
+            .into());
+        }
+        Ok(LiveHand {
+            hand_id: hand_id.to_string(),
+            game: *game,
+            deck: *deck,
+            seats: seats.clone(),
+            client_entropy: *client_entropy,
+            engine,
+            commitments: vec![*commitment],
+            seeds: Vec::new(),
+            client_seeds: vec![Vec::new()],
+            used: 0,
+            next_seq: 0,
+            head: Hash::ZERO,
+            status: HandStatus::InProgress,
+            outcome: None,
+            next_match: None,
+            seed_source,
+            last_action: None,
+            revealed: false,
+        })
+    }
+
+    /// Rebuild a running or finished hand from its records and the server seeds known for it
+    /// (`seeds[k]` for shuffle k). Used by the service after a restart, and by the verifier.
+    pub fn restore(
+        records: &[Record],
+        seeds: Vec<Option<ServerSeed>>,
+        seed_source: SeedSource,
+    ) -> Result<LiveHand, DealerError> {
+        let first = records.first().ok_or(DealerError::Fold {
+            seq: 0,
+            mismatch: Mismatch::new("first_event", "hand_started", "no events"),
+        })?;
+        let mut hand = LiveHand::from_started(&first.event.hand, &first.event.body, seed_source)?;
+        hand.seeds = seeds;
+        for r in records {
+            hand.fold_record(&r.event, r.hash)
+                .map_err(|mismatch| DealerError::Fold {
+                    seq: r.event.seq,
+                    mismatch,
+                })?;
+        }
+        Ok(hand)
+    }
+
+    /// Start from a recorded first event (no seeds known yet).
+    pub(crate) fn from_first_event(
+        first: &Event,
+        seed_source: SeedSource,
+    ) -> Result<LiveHand, DealerError> {
+        LiveHand::from_started(&first.hand, &first.body, seed_source)
+    }
+
+    /// Set the server seeds known for the hand's shuffles.
+    pub(crate) fn set_seeds(&mut self, seeds: Vec<Option<ServerSeed>>) {
+        self.seeds = seeds;
+    }
+
+    /// Fold a recorded event whose hash is `hash` (already checked by the caller).
+    pub fn fold_record(&mut self, event: &Event, hash: Hash) -> Result<(), Mismatch> {
+        self.fold(event)?;
+        self.head = hash;
+        Ok(())
+    }
+
+    /// Whether the seeds have been revealed (the stream is closed).
+    pub fn is_revealed(&self) -> bool {
+        self.revealed
+    }
+
+    /// Fold one recorded event into the hand, re-running every check the live service ran:
+    /// sequence, chain link, commitments, client seeds, the engine's decision on each action
+    /// and shuffle (whose effects must equal the recorded ones), the outcome, and the
+    /// revealed seeds.
+    pub fn fold(&mut self, event: &Event) -> Result<(), Mismatch> {
+        if event.v != EVENT_FORMAT_VERSION {
+            return Err(Mismatch::new(
+                "event_version",
+                EVENT_FORMAT_VERSION.to_string(),
+                event.v.to_string(),
+            ));
+        }
+        if event.hand != self.hand_id {
+            return Err(Mismatch::new("hand_id", &self.hand_id, &event.hand));
+        }
+        if event.seq != self.next_seq {
+            return Err(Mismatch::new(
+                "sequence",
+                format!("seq {}", self.next_seq),
+                format!("seq {}", event.seq),
+            ));
+        }
+        if event.prev != self.head {
+            return Err(Mismatch::new(
+                "chain",
+                format!("prev = {}", self.head),
+                format!("prev = {}", event.prev),
+            ));
+        }
+        if self.revealed {
+            return Err(Mismatch::new(
+                "after_reveal",
+                "no event after seeds_revealed",
+                event.body.kind(),
+            ));
+        }
+        if self.status != HandStatus::InProgress
+            && !matches!(event.body, Body::SeedsRevealed { .. })
+        {
+            return Err(Mismatch::new(
+                "after_end",
+                "seeds_revealed or nothing",
+                event.body.kind(),
+            ));
+        }
+        if event.player_sig.is_some() && !matches!(event.body, Body::Action { .. }) {
+            return Err(Mismatch::new(
+                "player_signature",
+                "a player signature only on an action",
+                event.body.kind(),
+            ));
+        }
+        match &event.body {
+            Body::HandStarted { .. } => {
+                if event.seq != 0 {
+                    return Err(Mismatch::new("first_event", "one hand_started", "another"));
+                }
+            }
+            Body::ShuffleCommitted {
+                shuffle,
+                commitment,
+            } => {
+                let k = usize_of(*shuffle);
+                if k != self.commitments.len() || *shuffle != self.used {
+                    return Err(Mismatch::new(
+                        "commitment_order",
+                        format!("a commitment for shuffle {}", self.used),
+                        format!("shuffle {shuffle}"),
+                    ));
+                }
+                self.commitments.push(*commitment);
+                self.client_seeds.push(Vec::new());
+            }
+            Body::ClientSeed {
+                shuffle,
+                seat,
+                seed,
+            } => {
+                if !self.client_entropy {
+                    return Err(Mismatch::new(
+                        "client_entropy",
+                        "no client seeds at this table",
+                        "a client seed",
+                    ));
+                }
+                if *shuffle != self.used || usize_of(*shuffle) >= self.commitments.len() {
+                    return Err(Mismatch::new(
+                        "client_seed_window",
+                        format!("a client seed for shuffle {}", self.used),
+                        format!("shuffle {shuffle}"),
+                    ));
+                }
+                if seat.index() >= self.seats.len() {
+                    return Err(Mismatch::new(
+                        "seat",
+                        format!("a seat below {}", self.seats.len()),
+                        seat.to_string(),
+                    ));
+                }
+                let list = self
+                    .client_seeds
+                    .get_mut(usize_of(*shuffle))
+                    .ok_or_else(|| {
+                        Mismatch::new("client_seed_window", "a pending shuffle", "none")
+                    })?;
+                if list.iter().any(|(s, _)| s == seat) {
+                    let mut m = Mismatch::new(
+                        "client_seed_once",
+                        "one client seed per seat per shuffle",
+                        "a second one",
+                    );
+                    m.seat = Some(*seat);
+                    return Err(m);
+                }
+                list.push((*seat, seed.clone()));
+            }
+            Body::Shuffled {
+                shuffle,
+                reason,
+                cards,
+                effects,
+            } => {
+                let request = self.engine.to_act().shuffle.ok_or_else(|| {
+                    Mismatch::new("shuffle_when_asked", "no shuffle here", "a shuffle")
+                })?;
+                if *shuffle != self.used {
+                    return Err(Mismatch::new(
+                        "shuffle_order",
+                        format!("shuffle {}", self.used),
+                        format!("shuffle {shuffle}"),
+                    ));
+                }
+                if reason != &request.reason
+                    || usize::try_from(*cards).ok() != Some(request.cards.len())
+                {
+                    return Err(Mismatch::new(
+                        "shuffle_request",
+                        format!("{} of {} cards", request.reason, request.cards.len()),
+                        format!("{reason} of {cards} cards"),
+                    ));
+                }
+                let order = self.order_for(*shuffle, &request.cards)?;
+                let got = self
+                    .engine
+                    .apply_shuffle(*shuffle, &order)
+                    .map_err(|v| Mismatch::from_violation(Actor::Service, &v))?;
+                compare_effects(&got, effects, None)?;
+                self.used = self.used.saturating_add(1);
+            }
+            Body::Action {
+                actor,
+                action,
+                effects,
+            } => {
+                if let Some(ps) = &event.player_sig {
+                    self.check_player_sig(event.seq, *actor, action, ps)?;
+                }
+                let got = self
+                    .engine
+                    .apply(*actor, action)
+                    .map_err(|v| Mismatch::from_violation(*actor, &v))?;
+                let seat = match actor {
+                    Actor::Seat(s) => Some(*s),
+                    Actor::Service => None,
+                };
+                compare_effects(&got, effects, seat)?;
+                self.last_action = Some(serde_json::json!({ "actor": actor, "action": action }));
+            }
+            Body::HandEnded {
+                outcome,
+                next_match,
+            } => {
+                let want = self.engine.outcome().ok_or_else(|| {
+                    Mismatch::new("hand_over", "the hand still running", "hand_ended")
+                })?;
+                if &want != outcome {
+                    return Err(Mismatch::new(
+                        "outcome",
+                        want.to_string(),
+                        outcome.to_string(),
+                    ));
+                }
+                let want_next = self.engine.next_match().unwrap_or(Value::Null);
+                if &want_next != next_match {
+                    return Err(Mismatch::new(
+                        "next_match",
+                        want_next.to_string(),
+                        next_match.to_string(),
+                    ));
+                }
+                self.status = HandStatus::Completed;
+                self.outcome = Some(outcome.clone());
+                self.next_match = Some(next_match.clone());
+            }
+            Body::Abandoned { .. } => {
+                self.status = HandStatus::Abandoned;
+            }
+            Body::SeedsRevealed { seeds } => {
+                if self.status == HandStatus::InProgress {
+                    return Err(Mismatch::new(
+                        "reveal_at_end",
+                        "hand_ended or abandoned first",
+                        "seeds_revealed",
+                    ));
+                }
+                if seeds.len() != self.commitments.len() {
+                    return Err(Mismatch::new(
+                        "reveal_all",
+                        format!("{} seeds", self.commitments.len()),
+                        format!("{} seeds", seeds.len()),
+                    ));
+                }
+                for (k, (r, c)) in seeds.iter().zip(&self.commitments).enumerate() {
+                    let seed = ServerSeed::from_hex(&r.server_seed).map_err(|e| {
+                        Mismatch::new("server_seed", "64 hex characters", e.to_string())
+                    })?;
+                    if usize_of(r.shuffle) != k {
+                        return Err(Mismatch::new(
+                            "reveal_order",
+                            format!("shuffle {k}"),
+                            format!("shuffle {}", r.shuffle),
+                        ));
+                    }
+                    if seed.commitment() != *c {
+                        return Err(Mismatch::new(
+                            "commitment",
+                            format!("a seed whose commitment is {c}"),
+                            format!("commitment {}", seed.commitment()),
+                        ));
+                    }
+                    if let Some(Some(known)) = self.seeds.get(k) {
+                        if known.as_bytes() != seed.as_bytes() {
+                            return Err(Mismatch::new(
+                                "server_seed",
+                                "the seed used for the shuffle",
+                                "another seed",
+                            ));
+                        }
+                    }
+                }
+                self.seeds = seeds
+                    .iter()
+                    .map(|r| ServerSeed::from_hex(&r.server_seed).ok())
+                    .collect();
+                self.revealed = true;
+            }
+        }
+        self.next_seq = self.next_seq.saturating_add(1);
+        Ok(())
+    }
+
+    fn order_for(&self, shuffle: u32, cards: &[Card]) -> Result<Vec<Card>, Mismatch> {
+        let k = usize_of(shuffle);
+        let seed = self.seeds.get(k).and_then(|s| s.as_ref()).ok_or_else(|| {
+            Mismatch::new(
+                "server_seed",
+                format!("the server seed of shuffle {shuffle}"),
+                "none revealed",
+            )
+        })?;
+        if let Some(c) = self.commitments.get(k) {
+            if seed.commitment() != *c {
+                return Err(Mismatch::new(
+                    "commitment",
+                    format!("a seed whose commitment is {c}"),
+                    format!("commitment {}", seed.commitment()),
+                ));
+            }
+        }
+        let clients = self.client_seeds.get(k).map(Vec::as_slice).unwrap_or(&[]);
+        let ds = deck_seed(seed, &self.hand_id, shuffle, clients)
+            .map_err(|e| Mismatch::new("deck_seed", "a derivable deck seed", e.to_string()))?;
+        Ok(shuffle_cards(&ds, cards))
+    }
+
+    fn check_player_sig(
+        &self,
+        seq: u64,
+        actor: Actor,
+        action: &Value,
+        ps: &PlayerSig,
+    ) -> Result<(), Mismatch> {
+        let Actor::Seat(seat) = actor else {
+            return Err(Mismatch::new(
+                "player_signature",
+                "a player signature only on a seat's action",
+                "one on the service's",
+            ));
+        };
+        let key = self
+            .seats
+            .get(seat.index())
+            .and_then(|s| s.public_key)
+            .ok_or_else(|| {
+                let mut m = Mismatch::new(
+                    "player_signature",
+                    "a registered key for the seat",
+                    "none registered",
+                );
+                m.seat = Some(seat);
+                m
+            })?;
+        let mut m = Mismatch::new(
+            "player_signature",
+            format!("a valid signature by {}", key.key_id()),
+            format!("a signature claiming {}", ps.key_id),
+        );
+        m.seat = Some(seat);
+        if key.key_id() != ps.key_id {
+            return Err(m);
+        }
+        let msg = action_message(&self.hand_id, seq, actor, action)
+            .map_err(|e| Mismatch::new("player_signature", "an encodable action", e.to_string()))?;
+        if !key.verify(&msg, &ps.sig) {
+            m.found = "a signature that does not verify".to_string();
+            return Err(m);
+        }
+        Ok(())
+    }
+
+    /// Seal bodies into records, folding each through [`LiveHand::fold`] first.
+    fn emit(
+        &mut self,
+        bodies: Vec<(Body, Option<PlayerSig>)>,
+        key: &SigningKeyPair,
+        now_ms: u64,
+    ) -> Result<Vec<Record>, DealerError> {
+        let mut out = Vec::with_capacity(bodies.len());
+        for (body, player_sig) in bodies {
+            let event = Event {
+                v: EVENT_FORMAT_VERSION,
+                hand: self.hand_id.clone(),
+                seq: self.next_seq,
+                prev: self.head,
+                time_ms: now_ms,
+                body,
+                player_sig,
+            };
+            let seq = event.seq;
+            self.fold(&event)
+                .map_err(|mismatch| DealerError::Fold { seq, mismatch })?;
+            let record = seal(event, key)?;
+            self.head = record.hash;
+            out.push(record);
+        }
+        Ok(out)
+    }
+
+    /// After an accepted event: use pending shuffles that need nobody's entropy, and close
+    /// the hand when the engine says it is over.
+    fn settle(&mut self, key: &SigningKeyPair, now_ms: u64) -> Result<Vec<Record>, DealerError> {
+        let mut out = Vec::new();
+        loop {
+            if self.status != HandStatus::InProgress {
+                break;
+            }
+            let to_act = self.engine.to_act();
+            if let Some(req) = &to_act.shuffle {
+                let contributed = self
+                    .client_seeds
+                    .get(usize_of(self.used))
+                    .map_or(0, Vec::len);
+                if self.client_entropy && contributed < self.seats.len() {
+                    break;
+                }
+                out.extend(self.shuffle_records(
+                    req.reason.clone(),
+                    req.cards.len(),
+                    key,
+                    now_ms,
+                )?);
+                continue;
+            }
+            if to_act.is_over() {
+                out.extend(self.end_records(key, now_ms)?);
+            }
+            break;
+        }
+        Ok(out)
+    }
+
+    fn shuffle_records(
+        &mut self,
+        reason: String,
+        cards: usize,
+        key: &SigningKeyPair,
+        now_ms: u64,
+    ) -> Result<Vec<Record>, DealerError> {
+        let k = self.used;
+        let request = self
+            .engine
+            .to_act()
+            .shuffle
+            .ok_or(DealerError::NoShufflePending)?;
+        let order = self
+            .order_for(k, &request.cards)
+            .map_err(|mismatch| DealerError::Fold {
+                seq: self.next_seq,
+                mismatch,
+            })?;
+        let mut probe = self.engine.clone_box();
+        let effects = probe
+            .apply_shuffle(k, &order)
+            .map_err(DealerError::Illegal)?;
+        let next = k.saturating_add(1);
+        let seed = self.seed_source.seed(next)?;
+        let commitment = seed.commitment();
+        let mut out = self.emit(
+            vec![(
+                Body::Shuffled {
+                    shuffle: k,
+                    reason,
+                    cards: u32::try_from(cards).unwrap_or(u32::MAX),
+                    effects,
+                },
+                None,
+            )],
+            key,
+            now_ms,
+        )?;
+        self.seeds.push(Some(seed));
+        out.extend(self.emit(
+            vec![(
+                Body::ShuffleCommitted {
+                    shuffle: next,
+                    commitment,
+                },
+                None,
+            )],
+            key,
+            now_ms,
+        )?);
+        Ok(out)
+    }
+
+    fn end_records(
+        &mut self,
+        key: &SigningKeyPair,
+        now_ms: u64,
+    ) -> Result<Vec<Record>, DealerError> {
+        let outcome = self.engine.outcome().unwrap_or(Value::Null);
+        let next_match = self.engine.next_match().unwrap_or(Value::Null);
+        let mut out = self.emit(
+            vec![(
+                Body::HandEnded {
+                    outcome,
+                    next_match,
+                },
+                None,
+            )],
+            key,
+            now_ms,
+        )?;
+        out.extend(self.reveal_records(key, now_ms)?);
+        Ok(out)
+    }
+
+    fn reveal_records(
+        &mut self,
+        key: &SigningKeyPair,
+        now_ms: u64,
+    ) -> Result<Vec<Record>, DealerError> {
+        let seeds = self
+            .seeds
+            .iter()
+            .enumerate()
+            .map(|(k, s)| RevealedSeed {
+                shuffle: u32::try_from(k).unwrap_or(u32::MAX),
+                server_seed: s.as_ref().map(ServerSeed::to_hex).unwrap_or_default(),
+            })
+            .collect();
+        self.emit(vec![(Body::SeedsRevealed { seeds }, None)], key, now_ms)
+    }
+
+    /// A seat adds a client seed to the next shuffle. May trigger the shuffle when every
+    /// seat has now given one.
+    pub fn contribute(
+        &mut self,
+        seat: SeatIndex,
+        seed: ClientSeed,
+        key: &SigningKeyPair,
+        now_ms: u64,
+    ) -> Result<Vec<Record>, DealerError> {
+        self.ensure_running()?;
+        if !self.client_entropy {
+            return Err(DealerError::EntropyOff);
+        }
+        if seat.index() >= self.seats.len() {
+            return Err(DealerError::NoSuchSeat(seat));
+        }
+        if self
+            .client_seeds
+            .get(usize_of(self.used))
+            .is_some_and(|l| l.iter().any(|(s, _)| *s == seat))
+        {
+            return Err(DealerError::AlreadyContributed(seat));
+        }
+        let mut out = self.emit(
+            vec![(
+                Body::ClientSeed {
+                    shuffle: self.used,
+                    seat,
+                    seed,
+                },
+                None,
+            )],
+            key,
+            now_ms,
+        )?;
+        out.extend(self.settle(key, now_ms)?);
+        Ok(out)
+    }
+
+    /// Use the pending shuffle now, with the client seeds given so far ("deal").
+    pub fn shuffle_now(
+        &mut self,
+        key: &SigningKeyPair,
+        now_ms: u64,
+    ) -> Result<Vec<Record>, DealerError> {
+        self.ensure_running()?;
+        let req = self
+            .engine
+            .to_act()
+            .shuffle
+            .ok_or(DealerError::NoShufflePending)?;
+        let mut out = self.shuffle_records(req.reason, req.cards.len(), key, now_ms)?;
+        out.extend(self.settle(key, now_ms)?);
+        Ok(out)
+    }
+
+    /// An actor acts. The engine checks it; on success the records to append (the action,
+    /// and whatever follows automatically: shuffles that need no entropy, the end of the hand
+    /// and the reveal).
+    pub fn act(
+        &mut self,
+        actor: Actor,
+        action: Value,
+        player_sig: Option<PlayerSig>,
+        key: &SigningKeyPair,
+        now_ms: u64,
+    ) -> Result<Vec<Record>, DealerError> {
+        self.ensure_running()?;
+        if let Some(ps) = &player_sig {
+            self.check_player_sig(self.next_seq, actor, &action, ps)
+                .map_err(|m| DealerError::BadPlayerSignature(m.to_string()))?;
+        }
+        let mut probe = self.engine.clone_box();
+        let effects = probe.apply(actor, &action).map_err(DealerError::Illegal)?;
+        let mut out = self.emit(
+            vec![(
+                Body::Action {
+                    actor,
+                    action,
+                    effects,
+                },
+                player_sig,
+            )],
+            key,
+            now_ms,
+        )?;
+        out.extend(self.settle(key, now_ms)?);
+        Ok(out)
+    }
+
+    /// Abandon the hand: records why, then reveals every seed all the same.
+    pub fn abandon(
+        &mut self,
+        reason: &str,
+        key: &SigningKeyPair,
+        now_ms: u64,
+    ) -> Result<Vec<Record>, DealerError> {
+        self.ensure_running()?;
+        let mut out = self.emit(
+            vec![(
+                Body::Abandoned {
+                    reason: reason.chars().take(500).collect(),
+                },
+                None,
+            )],
+            key,
+            now_ms,
+        )?;
+        out.extend(self.reveal_records(key, now_ms)?);
+        Ok(out)
+    }
+
+    /// Apply automatic steps right after the hand started (a shuffle that needs no entropy).
+    pub fn settle_after_start(
+        &mut self,
+        key: &SigningKeyPair,
+        now_ms: u64,
+    ) -> Result<Vec<Record>, DealerError> {
+        self.settle(key, now_ms)
+    }
+
+    fn ensure_running(&self) -> Result<(), DealerError> {
+        if self.status == HandStatus::InProgress {
+            Ok(())
+        } else {
+            Err(DealerError::HandOver)
+        }
+    }
+
+    /// The hand's id.
+    pub fn hand_id(&self) -> &str {
+        &self.hand_id
+    }
+
+    /// The game.
+    pub fn game(&self) -> GameId {
+        self.game
+    }
+
+    /// The seats.
+    pub fn seats(&self) -> &[SeatInfo] {
+        &self.seats
+    }
+
+    /// Where the hand stands.
+    pub fn status(&self) -> HandStatus {
+        self.status
+    }
+
+    /// The sequence number the next event will have.
+    pub fn next_seq(&self) -> u64 {
+        self.next_seq
+    }
+
+    /// Who the hand waits for (nobody once it is over).
+    pub fn to_act(&self) -> ToAct {
+        if self.status == HandStatus::InProgress {
+            self.engine.to_act()
+        } else {
+            ToAct::default()
+        }
+    }
+
+    /// The legal actions of an actor.
+    pub fn legal_actions(&self, actor: Actor) -> Vec<Value> {
+        if self.status == HandStatus::InProgress {
+            self.engine.legal_actions(actor)
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// A random legal action of `actor`.
+    pub fn random_action(&self, actor: Actor, rng: &mut dyn rand_core::RngCore) -> Option<Value> {
+        if self.status == HandStatus::InProgress {
+            self.engine.random_action(actor, rng)
+        } else {
+            None
+        }
+    }
+
+    /// What `viewer` may see of the table. [`Viewer::All`] only makes sense once the hand
+    /// is over or for the service's own use.
+    pub fn view(&self, viewer: Viewer) -> Value {
+        self.engine.view(viewer)
+    }
+
+    /// The outcome, once completed.
+    pub fn outcome(&self) -> Option<&Value> {
+        self.outcome.as_ref()
+    }
+
+    /// The next match state, once completed.
+    pub fn next_match(&self) -> Option<&Value> {
+        self.next_match.as_ref()
+    }
+
+    /// The last action folded (actor and action).
+    pub fn last_action(&self) -> Option<&Value> {
+        self.last_action.as_ref()
+    }
+
+    /// The commitments published so far.
+    pub fn commitments(&self) -> &[Commitment] {
+        &self.commitments
+    }
+
+    /// Client seeds per shuffle.
+    pub fn client_seeds(&self) -> &[Vec<(SeatIndex, ClientSeed)>] {
+        &self.client_seeds
+    }
+
+    /// The server seeds this hand holds (secret while it runs).
+    pub fn server_seeds(&self) -> &[Option<ServerSeed>] {
+        &self.seeds
+    }
+
+    /// The number of the next shuffle to be used (its client seeds are being collected).
+    pub fn next_shuffle(&self) -> u32 {
+        self.used
+    }
+
+    /// The deck.
+    pub fn deck(&self) -> DeckKind {
+        self.deck
+    }
+}
+
+/// Compare the effects the engine computed with the recorded ones.
+fn compare_effects(
+    got: &[Value],
+    recorded: &[Value],
+    seat: Option<SeatIndex>,
+) -> Result<(), Mismatch> {
+    for (i, (g, r)) in got.iter().zip(recorded).enumerate() {
+        if g != r {
+            let mut m = Mismatch::new(
+                "effects",
+                format!("effect {i} = {g}"),
+                format!("effect {i} = {r}"),
+            );
+            m.seat = seat;
+            return Err(m);
+        }
+    }
+    if got.len() != recorded.len() {
+        let mut m = Mismatch::new(
+            "effects",
+            format!("{} effects", got.len()),
+            format!("{} effects", recorded.len()),
+        );
+        m.seat = seat;
+        return Err(m);
+    }
+    Ok(())
+}
+
+/// Build the match state of a new table's first hand.
+pub fn new_match(game: GameId, rules: &Value, setup: &Value) -> Result<Value, SetupError> {
+    registry(game)?.new_match(rules, setup)
+}

@@ -492,8 +492,8 @@ fn to_json<T: Serialize>(v: &T) -> Value {
 }
 
 fn rules_of<G: Game>(rules: &Value) -> Result<G::Rules, SetupError> {
-    let r: G::Rules = from_json(G::ID, "house rules", rules)
-        .map_err(|e| SetupError::Rules(e.detail))?;
+    let r: G::Rules =
+        from_json(G::ID, "house rules", rules).map_err(|e| SetupError::Rules(e.detail))?;
     r.validate()?;
     Ok(r)
 }
@@ -520,8 +520,8 @@ where
 
     fn default_setup(&self, seats: u8) -> Result<Value, SetupError> {
         let setup = serde_json::json!({ "seats": seats });
-        let s: G::Setup = from_json(G::ID, "match set-up", &setup)
-            .map_err(|e| SetupError::Match(e.detail))?;
+        let s: G::Setup =
+            from_json(G::ID, "match set-up", &setup).map_err(|e| SetupError::Match(e.detail))?;
         Ok(to_json(&s))
     }
 
@@ -570,7 +570,9 @@ impl<G: Game> Clone for Hand<G> {
 impl<G: Game> fmt::Debug for Hand<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Never print the state: it holds hidden cards.
-        f.debug_struct("Hand").field("game", &G::ID).finish_non_exhaustive()
+        f.debug_struct("Hand")
+            .field("game", &G::ID)
+            .finish_non_exhaustive()
     }
 }
 

@@ -9,6 +9,7 @@
 //! The formats a third party must reproduce are written down in `docs/` at the repository
 //! root, with test vectors.
 
+pub mod bench;
 pub mod bundle;
 pub mod cards;
 pub mod dealer;
@@ -16,4 +17,5 @@ pub mod engine;
 pub mod games;
 pub mod log;
 pub mod shuffle;
+pub mod sim;
 pub mod verify;

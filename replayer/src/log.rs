@@ -1,1 +1,593 @@
-//! (in progress)
+//! The event log: events, their canonical encoding, the hash chain and signatures.
+//!
+//! Format version 1, specified in `docs/EVENT-LOG.md` with test vectors in
+//! `docs/vectors/event-log-v1.json`. In short:
+//!
+//! * An [`Event`] is a JSON object. Its **canonical bytes** are its RFC 8785 (JCS)
+//!   serialization; every number in it must be an integer of magnitude at most 2^53 − 1.
+//! * Its **hash** is `SHA-256("persian-cards/event/v1" || 0x00 || canonical bytes)`. The event
+//!   holds the previous event's hash in `prev` (64 zeros for event 0), so the hashes chain.
+//! * The service signs `"persian-cards/event-signature/v1" || 0x00 || hash` with Ed25519; a
+//!   [`Record`] is the event with its hash, the signer's [`KeyId`] and the signature.
+//! * A player who registered a key may sign their own action: the message is
+//!   `"persian-cards/action/v1" || 0x00 || JCS({"action", "actor", "hand", "seq"})`, and the
+//!   signature goes inside the event (`player_sig`), so the service's hash covers it.
+
+use std::fmt;
+
+use ed25519_dalek::{Signer, SigningKey, VerifyingKey};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::cards::DeckKind;
+use crate::engine::{Actor, GameId, SeatIndex};
+use crate::shuffle::{ClientSeed, Commitment};
+
+/// Version of the event format.
+pub const EVENT_FORMAT_VERSION: u32 = 1;
+
+const EVENT_HASH_TAG: &[u8] = b"persian-cards/event/v1\0";
+const EVENT_SIG_TAG: &[u8] = b"persian-cards/event-signature/v1\0";
+const ACTION_SIG_TAG: &[u8] = b"persian-cards/action/v1\0";
+
+/// The largest integer the canonical encoding allows (I-JSON, RFC 7493).
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// A problem with the log's encoding, hashes or signatures.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LogError {
+    /// A number is not an integer or is too large for the canonical encoding.
+    #[error("number {0} at {1} is not an integer between -(2^53-1) and 2^53-1")]
+    BadNumber(String, String),
+    /// JSON nested deeper than the log allows.
+    #[error("JSON nested deeper than {0} levels")]
+    TooDeep(usize),
+    /// The canonical encoding failed.
+    #[error("canonical encoding failed: {0}")]
+    Encoding(String),
+    /// A hex field has the wrong length or characters.
+    #[error("{what}: expected {len} hex characters")]
+    BadHex {
+        /// Which field.
+        what: &'static str,
+        /// Expected number of hex characters.
+        len: usize,
+    },
+    /// A public key is not a valid Ed25519 point.
+    #[error("not a valid Ed25519 public key")]
+    BadPublicKey,
+}
+
+/// How deep JSON may nest inside an event.
+pub const MAX_DEPTH: usize = 32;
+
+macro_rules! hex_bytes {
+    ($name:ident, $len:expr, $what:expr, $doc:expr) => {
+        #[doc = $doc]
+        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+        pub struct $name(pub [u8; $len]);
+
+        impl $name {
+            /// Lowercase hex.
+            pub fn to_hex(&self) -> String {
+                hex::encode(self.0)
+            }
+
+            /// Parse hex (either case).
+            pub fn from_hex(s: &str) -> Result<Self, LogError> {
+                let mut out = [0u8; $len];
+                hex::decode_to_slice(s, &mut out).map_err(|_| LogError::BadHex {
+                    what: $what,
+                    len: 2 * $len,
+                })?;
+                Ok($name(out))
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.to_hex())
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}({})", stringify!($name), self.to_hex())
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(&self.to_hex())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+                $name::from_hex(&s).map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+hex_bytes!(
+    Hash,
+    32,
+    "hash",
+    "A SHA-256 hash, written as 64 lowercase hex characters."
+);
+hex_bytes!(
+    Signature,
+    64,
+    "signature",
+    "An Ed25519 signature, written as 128 lowercase hex characters."
+);
+
+impl Hash {
+    /// The `prev` of event 0: 32 zero bytes.
+    pub const ZERO: Hash = Hash([0; 32]);
+}
+
+/// Identifies a public key: `ed25519:` and the first 16 hex characters of SHA-256 of the
+/// 32-byte public key.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(transparent)]
+pub struct KeyId(pub String);
+
+impl fmt::Display for KeyId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// An Ed25519 public key, written as 64 lowercase hex characters.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct PublicKey(pub VerifyingKey);
+
+impl PublicKey {
+    /// Parse 64 hex characters.
+    pub fn from_hex(s: &str) -> Result<Self, LogError> {
+        let mut b = [0u8; 32];
+        hex::decode_to_slice(s.trim(), &mut b).map_err(|_| LogError::BadHex {
+            what: "public key",
+            len: 64,
+        })?;
+        VerifyingKey::from_bytes(&b)
+            .map(PublicKey)
+            .map_err(|_| LogError::BadPublicKey)
+    }
+
+    /// Lowercase hex.
+    pub fn to_hex(&self) -> String {
+        hex::encode(self.0.as_bytes())
+    }
+
+    /// The key's id.
+    pub fn key_id(&self) -> KeyId {
+        let d = Sha256::digest(self.0.as_bytes());
+        KeyId(format!("ed25519:{}", hex::encode(&d[..8])))
+    }
+
+    /// Verify a signature over `msg` (strict: rejects malleable and small-order forms).
+    pub fn verify(&self, msg: &[u8], sig: &Signature) -> bool {
+        let s = ed25519_dalek::Signature::from_bytes(&sig.0);
+        self.0.verify_strict(msg, &s).is_ok()
+    }
+}
+
+impl fmt::Debug for PublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PublicKey({})", self.to_hex())
+    }
+}
+
+impl Serialize for PublicKey {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_hex())
+    }
+}
+
+impl<'de> Deserialize<'de> for PublicKey {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        PublicKey::from_hex(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// An Ed25519 signing key: the service's, or a player's (in tests and clients).
+pub struct SigningKeyPair {
+    key: SigningKey,
+}
+
+impl fmt::Debug for SigningKeyPair {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SigningKeyPair({})", self.key_id())
+    }
+}
+
+impl SigningKeyPair {
+    /// A fresh key from the operating system's CSPRNG.
+    pub fn generate() -> Result<Self, getrandom::Error> {
+        let mut secret = [0u8; 32];
+        getrandom::fill(&mut secret)?;
+        Ok(Self::from_secret(secret))
+    }
+
+    /// A key from its 32-byte secret.
+    pub fn from_secret(secret: [u8; 32]) -> Self {
+        SigningKeyPair {
+            key: SigningKey::from_bytes(&secret),
+        }
+    }
+
+    /// The 32-byte secret (for the key file; never log it).
+    pub fn secret(&self) -> [u8; 32] {
+        self.key.to_bytes()
+    }
+
+    /// The public key.
+    pub fn public(&self) -> PublicKey {
+        PublicKey(self.key.verifying_key())
+    }
+
+    /// The key id.
+    pub fn key_id(&self) -> KeyId {
+        self.public().key_id()
+    }
+
+    /// Sign raw bytes.
+    pub fn sign(&self, msg: &[u8]) -> Signature {
+        Signature(self.key.sign(msg).to_bytes())
+    }
+}
+
+/// A seat as recorded in the hand's first event.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatInfo {
+    /// The seat.
+    pub seat: SeatIndex,
+    /// The player's name at the table.
+    pub player: String,
+    /// The player's registered Ed25519 key, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub public_key: Option<PublicKey>,
+}
+
+/// A revealed server seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RevealedSeed {
+    /// Which shuffle of the hand.
+    pub shuffle: u32,
+    /// The server seed, 64 hex characters.
+    pub server_seed: String,
+}
+
+/// What happened. Tagged by `type`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Body {
+    /// Event 0: the hand, its house rules and seats, and the commitment to shuffle 0.
+    HandStarted {
+        /// The club.
+        club: String,
+        /// The table.
+        table: String,
+        /// Which hand of the table's match (1, 2, …).
+        hand_no: u64,
+        /// The game.
+        game: GameId,
+        /// The house rules in force (normalized, every option written out).
+        rules: Value,
+        /// The match state the hand starts from (balances or scores, dealer, banker …).
+        match_state: Value,
+        /// The seats.
+        seats: Vec<SeatInfo>,
+        /// The deck.
+        deck: DeckKind,
+        /// The shuffle algorithm's version (`docs/SHUFFLE.md`).
+        shuffle_version: u32,
+        /// Commitment to the server seed of shuffle 0.
+        commitment: Commitment,
+        /// Whether seats may add client seeds before each shuffle.
+        client_entropy: bool,
+    },
+    /// A commitment to the server seed of a further shuffle (1, 2, …), published right after
+    /// the previous shuffle was used, before anyone can know whether it will be needed.
+    ShuffleCommitted {
+        /// The shuffle's number.
+        shuffle: u32,
+        /// SHA-256 commitment to its server seed.
+        commitment: Commitment,
+    },
+    /// A seat's client seed for a shuffle.
+    ClientSeed {
+        /// The shuffle it enters.
+        shuffle: u32,
+        /// The seat.
+        seat: SeatIndex,
+        /// The seed.
+        seed: ClientSeed,
+    },
+    /// A committed shuffle was used: its order (secret until the reveal) entered the hand.
+    Shuffled {
+        /// The shuffle's number.
+        shuffle: u32,
+        /// Why the engine asked for it.
+        reason: String,
+        /// How many cards it ordered.
+        cards: u32,
+        /// The engine's public effects.
+        effects: Vec<Value>,
+    },
+    /// An action by a seat or the service, accepted by the engine.
+    Action {
+        /// Who acted.
+        actor: Actor,
+        /// The action, as the game's JSON.
+        action: Value,
+        /// The engine's public effects.
+        effects: Vec<Value>,
+    },
+    /// The hand is over: its outcome and the match state that follows.
+    HandEnded {
+        /// The outcome (points, payments).
+        outcome: Value,
+        /// The match after this hand.
+        next_match: Value,
+    },
+    /// The hand was abandoned before its end; its seeds are revealed all the same.
+    Abandoned {
+        /// Why.
+        reason: String,
+    },
+    /// The last event: every server seed of the hand.
+    SeedsRevealed {
+        /// One per committed shuffle, in order.
+        seeds: Vec<RevealedSeed>,
+    },
+}
+
+impl Body {
+    /// The `type` tag.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Body::HandStarted { .. } => "hand_started",
+            Body::ShuffleCommitted { .. } => "shuffle_committed",
+            Body::ClientSeed { .. } => "client_seed",
+            Body::Shuffled { .. } => "shuffled",
+            Body::Action { .. } => "action",
+            Body::HandEnded { .. } => "hand_ended",
+            Body::Abandoned { .. } => "abandoned",
+            Body::SeedsRevealed { .. } => "seeds_revealed",
+        }
+    }
+}
+
+/// A player's own signature over their action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerSig {
+    /// The signing player's key id (of the key in the hand's first event).
+    pub key_id: KeyId,
+    /// Ed25519 signature over [`action_message`].
+    pub sig: Signature,
+}
+
+/// One event of a hand's stream.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Event {
+    /// Event format version (1).
+    pub v: u32,
+    /// The hand's id.
+    pub hand: String,
+    /// Position in the hand's stream, from 0.
+    pub seq: u64,
+    /// Hash of the previous event (zeros for event 0).
+    pub prev: Hash,
+    /// When the service appended it, Unix milliseconds.
+    pub time_ms: u64,
+    /// What happened.
+    pub body: Body,
+    /// The acting player's own signature, for actions by a seat with a registered key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_sig: Option<PlayerSig>,
+}
+
+/// An event with its hash and the service's signature: one entry of the log and of the
+/// bundle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// The event.
+    pub event: Event,
+    /// Its hash.
+    pub hash: Hash,
+    /// The signing key's id.
+    pub signer: KeyId,
+    /// The service's signature over the hash.
+    pub sig: Signature,
+}
+
+/// Check that every number in `v` is an integer the canonical encoding can carry, and that
+/// nesting stays within [`MAX_DEPTH`].
+pub fn check_json(v: &Value) -> Result<(), LogError> {
+    fn walk(v: &Value, path: &mut String, depth: usize) -> Result<(), LogError> {
+        if depth > MAX_DEPTH {
+            return Err(LogError::TooDeep(MAX_DEPTH));
+        }
+        match v {
+            Value::Number(n) => {
+                let ok = n.as_u64().is_some_and(|u| u <= MAX_SAFE_INTEGER)
+                    || n.as_i64()
+                        .is_some_and(|i| i.unsigned_abs() <= MAX_SAFE_INTEGER);
+                if ok {
+                    Ok(())
+                } else {
+                    Err(LogError::BadNumber(
+                        n.to_string().chars().take(40).collect(),
+                        if path.is_empty() {
+                            "/".to_string()
+                        } else {
+                            path.clone()
+                        },
+                    ))
+                }
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    let len = path.len();
+                    path.push_str(&format!("/{i}"));
+                    walk(x, path, depth + 1)?;
+                    path.truncate(len);
+                }
+                Ok(())
+            }
+            Value::Object(o) => {
+                for (k, x) in o {
+                    let len = path.len();
+                    path.push('/');
+                    path.extend(k.chars().take(40));
+                    walk(x, path, depth + 1)?;
+                    path.truncate(len);
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+    walk(v, &mut String::new(), 0)
+}
+
+/// RFC 8785 canonical bytes of a JSON value (after [`check_json`]).
+pub fn canonical_bytes(v: &Value) -> Result<Vec<u8>, LogError> {
+    check_json(v)?;
+    serde_jcs::to_vec(v).map_err(|e| LogError::Encoding(e.to_string()))
+}
+
+/// The hash of an event given as JSON: `SHA-256(tag || 0x00 || JCS(event))`.
+pub fn hash_event_json(event: &Value) -> Result<Hash, LogError> {
+    let bytes = canonical_bytes(event)?;
+    let mut h = Sha256::new();
+    h.update(EVENT_HASH_TAG);
+    h.update(&bytes);
+    Ok(Hash(h.finalize().into()))
+}
+
+/// The JSON form of an event.
+pub fn event_json(event: &Event) -> Result<Value, LogError> {
+    serde_json::to_value(event).map_err(|e| LogError::Encoding(e.to_string()))
+}
+
+/// The hash of an event.
+pub fn hash_event(event: &Event) -> Result<Hash, LogError> {
+    hash_event_json(&event_json(event)?)
+}
+
+/// The bytes the service signs for an event hash.
+pub fn signature_message(hash: &Hash) -> Vec<u8> {
+    let mut m = Vec::with_capacity(EVENT_SIG_TAG.len() + 32);
+    m.extend_from_slice(EVENT_SIG_TAG);
+    m.extend_from_slice(&hash.0);
+    m
+}
+
+/// Hash and sign an event.
+pub fn seal(event: Event, key: &SigningKeyPair) -> Result<Record, LogError> {
+    let hash = hash_event(&event)?;
+    let sig = key.sign(&signature_message(&hash));
+    Ok(Record {
+        event,
+        hash,
+        signer: key.key_id(),
+        sig,
+    })
+}
+
+/// The bytes a player signs for an action: the tag, then the JCS of
+/// `{"action": …, "actor": …, "hand": …, "seq": …}` where `seq` is the sequence number the
+/// action's event will have.
+pub fn action_message(
+    hand: &str,
+    seq: u64,
+    actor: Actor,
+    action: &Value,
+) -> Result<Vec<u8>, LogError> {
+    let v = serde_json::json!({ "hand": hand, "seq": seq, "actor": actor, "action": action });
+    let mut m = ACTION_SIG_TAG.to_vec();
+    m.extend(canonical_bytes(&v)?);
+    Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_ids_are_stable_and_short() {
+        let k = SigningKeyPair::from_secret([7; 32]);
+        let id = k.key_id();
+        assert!(id.0.starts_with("ed25519:"));
+        assert_eq!(id.0.len(), "ed25519:".len() + 16);
+        assert_eq!(SigningKeyPair::from_secret([7; 32]).key_id(), id);
+        assert_ne!(SigningKeyPair::from_secret([8; 32]).key_id(), id);
+    }
+
+    #[test]
+    fn canonical_bytes_sort_keys_and_reject_floats_and_huge_numbers() {
+        let v = serde_json::json!({"b": 1, "a": [true, null, "x"]});
+        assert_eq!(
+            canonical_bytes(&v).unwrap(),
+            br#"{"a":[true,null,"x"],"b":1}"#.to_vec()
+        );
+        assert!(matches!(
+            canonical_bytes(&serde_json::json!({"a": 1.5})),
+            Err(LogError::BadNumber(..))
+        ));
+        assert!(matches!(
+            canonical_bytes(&serde_json::json!({"a": [9007199254740992u64]})),
+            Err(LogError::BadNumber(..))
+        ));
+        assert!(canonical_bytes(&serde_json::json!(9007199254740991u64)).is_ok());
+        let mut deep = serde_json::json!(1);
+        for _ in 0..40 {
+            deep = serde_json::json!([deep]);
+        }
+        assert!(matches!(canonical_bytes(&deep), Err(LogError::TooDeep(_))));
+    }
+
+    #[test]
+    fn seal_then_verify_and_detect_a_changed_byte() {
+        let k = SigningKeyPair::from_secret([1; 32]);
+        let e = Event {
+            v: 1,
+            hand: "h1".into(),
+            seq: 0,
+            prev: Hash::ZERO,
+            time_ms: 1,
+            body: Body::Abandoned {
+                reason: "test".into(),
+            },
+            player_sig: None,
+        };
+        let r = seal(e.clone(), &k).unwrap();
+        assert!(k.public().verify(&signature_message(&r.hash), &r.sig));
+        let mut e2 = e;
+        e2.time_ms = 2;
+        let h2 = hash_event(&e2).unwrap();
+        assert_ne!(h2, r.hash);
+        assert!(!k.public().verify(&signature_message(&h2), &r.sig));
+    }
+
+    #[test]
+    fn hex_types_reject_bad_lengths() {
+        assert!(Hash::from_hex("00").is_err());
+        assert!(Hash::from_hex(&"zz".repeat(32)).is_err());
+        assert!(Hash::from_hex(&"AB".repeat(32)).is_ok());
+        assert!(PublicKey::from_hex(&"00".repeat(31)).is_err());
+    }
+}

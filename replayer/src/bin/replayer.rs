@@ -1,1 +1,409 @@
-fn main() {}
+//! `replayer`: verify, replay, derive decks and simulate hands, offline.
+//!
+//! Exit codes (a contract clubs and auditors script against):
+//! * `verify`: 0 the hand is valid, 1 the hand is not valid, 2 the file cannot be read or
+//!   parsed (or a usage error).
+//! * every other command: 0 on success, 2 on any error.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Parser, Subcommand};
+use serde_json::Value;
+
+use replayer::cards::{DeckKind, Suit};
+use replayer::engine::{GameId, SeatIndex};
+use replayer::log::{PublicKey, SigningKeyPair};
+use replayer::shuffle::{deck_seed, shuffle_cards, ClientSeed, ServerSeed};
+use replayer::verify::{self, Options, Trust};
+use replayer::{bench, sim};
+
+#[derive(Parser)]
+#[command(
+    name = "replayer",
+    version,
+    about = "Verify and replay Persian card-game hands offline: committed shuffles, signed hash-chained event logs, rules engines"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Verify a hand bundle. Exit 0 valid, 1 not valid, 2 unreadable.
+    Verify {
+        /// The bundle (JSON); `-` reads standard input.
+        file: PathBuf,
+        /// A trusted service public key: 64 hex characters, or a file holding such keys (one
+        /// per line, or the service's `/v1/keys` JSON). Repeatable. Without one, signatures
+        /// are checked only against the keys the bundle itself carries.
+        #[arg(long = "key", value_name = "HEX|FILE")]
+        keys: Vec<String>,
+        /// Print the verdict as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the table after event N (the last event by default).
+    Replay {
+        /// The bundle (JSON); `-` reads standard input.
+        file: PathBuf,
+        /// The event to stop after.
+        #[arg(long)]
+        step: Option<u64>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the deck a seed gives.
+    Deck {
+        /// The game (sets the deck): bist-o-yek, hokm, shelem, ghahve, pasur, haft-khabis,
+        /// bluff, sheytoonak.
+        #[arg(long)]
+        game: String,
+        /// The server seed, 64 hex characters.
+        #[arg(long)]
+        seed: String,
+        /// A client seed, `HEX` (seats 0, 1, … in the order given) or `SEAT:HEX`.
+        /// Repeatable.
+        #[arg(long = "client-seed", value_name = "[SEAT:]HEX")]
+        client_seeds: Vec<String>,
+        /// The hand's id (it enters the deck seed).
+        #[arg(long, default_value = "hand")]
+        hand: String,
+        /// Which shuffle of the hand.
+        #[arg(long, default_value_t = 0)]
+        shuffle: u32,
+        /// Players at the table (3-player Hokm plays 51 cards).
+        #[arg(long)]
+        players: Option<u8>,
+        /// Use this deck instead of the game's (e.g. bluff-104).
+        #[arg(long)]
+        deck: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play a complete hand with random legal actions and write its signed bundle.
+    Simulate {
+        /// The game.
+        #[arg(long)]
+        game: String,
+        /// Number of players.
+        #[arg(long)]
+        players: u8,
+        /// 64 hex characters: the first server seed, and the seed of the random players.
+        #[arg(long)]
+        seed: Option<String>,
+        /// Write the bundle here instead of standard output.
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+        /// Sign with this key (a file holding the 32-byte secret as 64 hex characters)
+        /// instead of a fresh one.
+        #[arg(long = "key-file")]
+        key_file: Option<PathBuf>,
+    },
+    /// Measure verification speed against raw Ed25519 verification on this machine.
+    Bench {
+        /// Hands to simulate and verify.
+        #[arg(long, default_value_t = 200)]
+        hands: usize,
+        /// Players per hand.
+        #[arg(long, default_value_t = 4)]
+        players: u8,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = match e.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
+                _ => 2,
+            };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match cli.command {
+        Command::Verify { file, keys, json } => match run_verify(&file, &keys, json) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::from(1),
+            Err(e) => {
+                eprintln!("replayer verify: {e:#}");
+                ExitCode::from(2)
+            }
+        },
+        other => match run(other) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("replayer: {e:#}");
+                ExitCode::from(2)
+            }
+        },
+    }
+}
+
+fn read_input(file: &Path) -> Result<Vec<u8>> {
+    if file == Path::new("-") {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)
+            .context("cannot read standard input")?;
+        Ok(buf)
+    } else {
+        std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))
+    }
+}
+
+fn parse_keys(specs: &[String]) -> Result<Vec<PublicKey>> {
+    let mut out = Vec::new();
+    for spec in specs {
+        if let Ok(k) = PublicKey::from_hex(spec) {
+            out.push(k);
+            continue;
+        }
+        let path = Path::new(spec);
+        if !path.exists() {
+            bail!("--key {spec:?} is neither 64 hex characters of a public key nor a file");
+        }
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read key file {}", path.display()))?;
+        let before = out.len();
+        if let Ok(v) = serde_json::from_str::<Value>(&text) {
+            let list = v
+                .get("keys")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            for k in list {
+                if let Some(h) = k.get("public_key").and_then(Value::as_str) {
+                    out.push(
+                        PublicKey::from_hex(h).with_context(|| {
+                            format!("key file {}: bad public key", path.display())
+                        })?,
+                    );
+                }
+            }
+        } else {
+            for line in text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            {
+                out.push(PublicKey::from_hex(line).with_context(|| {
+                    format!("key file {}: {line:?} is not a public key", path.display())
+                })?);
+            }
+        }
+        if out.len() == before {
+            bail!("key file {} holds no public key", path.display());
+        }
+    }
+    Ok(out)
+}
+
+fn run_verify(file: &Path, keys: &[String], json: bool) -> Result<bool> {
+    let trusted_keys = parse_keys(keys)?;
+    let bytes = read_input(file)?;
+    let verdict = verify::verify_bytes(&bytes, &Options { trusted_keys })
+        .map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&verdict)?);
+    } else {
+        if verdict.valid {
+            println!(
+                "VALID: hand {} ({}), {} events, status {}",
+                verdict.hand,
+                verdict.game,
+                verdict.events,
+                verdict.status.map_or("unknown", |s| s.as_str())
+            );
+        } else {
+            println!("NOT VALID: hand {} ({})", verdict.hand, verdict.game);
+            if let Some(p) = &verdict.problem {
+                println!("  first problem: {p}");
+            }
+        }
+        let signers = verdict
+            .signers
+            .iter()
+            .map(|k| k.0.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        match verdict.trust {
+            Trust::TrustedKey => println!("  signatures: checked against the trusted key(s) given: {signers}"),
+            Trust::BundleKeysOnly => println!(
+                "  signatures: checked ONLY against the key(s) the bundle itself carries ({signers}); \
+                 anyone can re-sign a forged bundle with a key of their own. Pass --key with the \
+                 service's published public key to check who signed it."
+            ),
+        }
+        if verdict.player_signatures > 0 {
+            println!(
+                "  player signatures verified: {}",
+                verdict.player_signatures
+            );
+        }
+        if let Some(o) = &verdict.outcome {
+            println!("  outcome: {o}");
+        }
+    }
+    Ok(verdict.valid)
+}
+
+fn game_deck(game: GameId, players: Option<u8>) -> DeckKind {
+    match game {
+        GameId::BistOYek => DeckKind::BistOYek36,
+        GameId::Hokm if players == Some(3) => DeckKind::Hokm51 {
+            removed_two: Suit::Clubs,
+        },
+        GameId::Ghahve => DeckKind::Ghahve52,
+        GameId::Sheytoonak => DeckKind::Sheytoonak53,
+        GameId::Hokm | GameId::Shelem | GameId::Pasur | GameId::HaftKhabis | GameId::Bluff => {
+            DeckKind::Standard52
+        }
+    }
+}
+
+fn parse_client_seeds(specs: &[String]) -> Result<Vec<(SeatIndex, ClientSeed)>> {
+    let mut out = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        let (seat, hex) = match spec.split_once(':') {
+            Some((s, h)) => (
+                s.parse::<u8>().with_context(|| {
+                    format!("--client-seed {spec:?}: seat {s:?} is not a number 0-255")
+                })?,
+                h,
+            ),
+            None => (
+                u8::try_from(i).map_err(|_| anyhow!("too many client seeds"))?,
+                spec.as_str(),
+            ),
+        };
+        let seed = ClientSeed::from_hex(hex).with_context(|| format!("--client-seed {spec:?}"))?;
+        out.push((SeatIndex(seat), seed));
+    }
+    Ok(out)
+}
+
+fn parse_seed32(hex_str: &str, what: &str) -> Result<[u8; 32]> {
+    let mut b = [0u8; 32];
+    hex::decode_to_slice(hex_str.trim(), &mut b)
+        .map_err(|_| anyhow!("{what} must be 64 hex characters (32 bytes)"))?;
+    Ok(b)
+}
+
+fn run(cmd: Command) -> Result<()> {
+    match cmd {
+        Command::Verify { .. } => bail!("internal: verify is handled separately"),
+        Command::Replay { file, step, json } => {
+            let bytes = read_input(&file)?;
+            let r = verify::replay_bytes(&bytes, step, &Options::default())
+                .map_err(|e| anyhow!("{}: {e}", file.display()))?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else {
+                print!("{}", sim::render_replay(&r));
+            }
+            Ok(())
+        }
+        Command::Deck {
+            game,
+            seed,
+            client_seeds,
+            hand,
+            shuffle,
+            players,
+            deck,
+            json,
+        } => {
+            let game: GameId = game.parse()?;
+            let deck = match deck {
+                Some(d) => d.parse::<DeckKind>()?,
+                None => game_deck(game, players),
+            };
+            let server = ServerSeed::from_bytes(parse_seed32(&seed, "--seed")?);
+            let clients = parse_client_seeds(&client_seeds)?;
+            let ds = deck_seed(&server, &hand, shuffle, &clients)?;
+            let order = shuffle_cards(&ds, &deck.cards());
+            if json {
+                let v = serde_json::json!({
+                    "game": game, "deck": deck, "hand": hand, "shuffle": shuffle,
+                    "commitment": server.commitment(),
+                    "client_seeds": clients.iter().map(|(s, c)| serde_json::json!({"seat": s, "seed": c})).collect::<Vec<_>>(),
+                    "deck_seed": ds.to_hex(),
+                    "order": order,
+                });
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            } else {
+                println!("game        {game}");
+                println!("deck        {deck} ({} cards)", order.len());
+                println!("hand        {hand}, shuffle {shuffle}");
+                println!("commitment  {}", server.commitment());
+                for (s, c) in &clients {
+                    println!("client seed {s}: {}", c.to_hex());
+                }
+                println!("deck seed   {}", ds.to_hex());
+                println!("order (top first):");
+                for (i, c) in order.iter().enumerate() {
+                    println!(
+                        "{i:>4}  {:<4} {:<22} {}",
+                        c.to_string(),
+                        c.english(),
+                        c.persian()
+                    );
+                }
+            }
+            Ok(())
+        }
+        Command::Simulate {
+            game,
+            players,
+            seed,
+            output,
+            key_file,
+        } => {
+            let game: GameId = game.parse()?;
+            let seed = match seed {
+                Some(s) => parse_seed32(&s, "--seed")?,
+                None => {
+                    let mut b = [0u8; 32];
+                    getrandom::fill(&mut b).map_err(|e| anyhow!("no randomness: {e}"))?;
+                    b
+                }
+            };
+            let key = match key_file {
+                Some(p) => {
+                    let text = std::fs::read_to_string(&p)
+                        .with_context(|| format!("cannot read key file {}", p.display()))?;
+                    SigningKeyPair::from_secret(parse_seed32(&text, "the key file")?)
+                }
+                None => SigningKeyPair::generate().map_err(|e| anyhow!("no randomness: {e}"))?,
+            };
+            let now_ms = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+                .unwrap_or(0);
+            let bundle = sim::simulate(game, players, seed, &key, now_ms)?;
+            let text = serde_json::to_string_pretty(&bundle)?;
+            match output {
+                Some(p) => std::fs::write(&p, text + "\n")
+                    .with_context(|| format!("cannot write {}", p.display()))?,
+                None => {
+                    let mut out = std::io::stdout().lock();
+                    out.write_all(text.as_bytes())?;
+                    out.write_all(b"\n")?;
+                }
+            }
+            Ok(())
+        }
+        Command::Bench { hands, players } => {
+            let report = bench::run(hands, players)?;
+            print!("{report}");
+            Ok(())
+        }
+    }
+}

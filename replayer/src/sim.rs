@@ -1,0 +1,237 @@
+//! The simulator: plays a complete hand with random legal actions through the same
+//! [`LiveHand`] the service uses, and writes its signed bundle. Also renders a replay step
+//! as text.
+
+use std::fmt::Write as _;
+
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::bundle::Bundle;
+use crate::dealer::{DealerError, HandParams, HandStatus, LiveHand, SeedSource};
+use crate::engine::{Actor, GameId, SeatIndex, SetupError};
+use crate::games::registry;
+use crate::log::{SeatInfo, SigningKeyPair};
+use crate::shuffle::ClientSeed;
+use crate::verify::ReplayStep;
+
+/// Most events a simulated hand may take before it is abandoned.
+pub const MAX_STEPS: usize = 20_000;
+
+/// Why a simulation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// The game or player count cannot be set up.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The dealer refused something the simulator did: a bug in an engine's legal actions.
+    #[error("the simulated hand failed: {0}")]
+    Dealer(#[from] DealerError),
+}
+
+/// Play one complete hand of `game` for `players` seats with random legal actions, every
+/// seat adding a client seed before each shuffle. `seed` is the first server seed and seeds
+/// the random players, so the same seed plays the same hand.
+pub fn simulate(
+    game: GameId,
+    players: u8,
+    seed: [u8; 32],
+    key: &SigningKeyPair,
+    now_ms: u64,
+) -> Result<Bundle, SimError> {
+    let def = registry(game)?;
+    let (min, max) = def.seats();
+    if players < min || players > max {
+        return Err(SetupError::Seats {
+            game,
+            min,
+            max,
+            found: usize::from(players),
+        }
+        .into());
+    }
+    let rules = def.default_rules();
+    let setup = def.default_setup(players)?;
+    let match_state = def.new_match(&rules, &setup)?;
+    let digest: [u8; 32] = Sha256::digest(seed).into();
+    let hand_id = format!("sim-{}", hex::encode(&digest[..8]));
+    let mut rng = ChaCha8Rng::from_seed(
+        Sha256::new()
+            .chain_update(b"persian-cards/simulate/v1\0")
+            .chain_update(seed)
+            .finalize()
+            .into(),
+    );
+    let seats = (0..players)
+        .map(|i| SeatInfo {
+            seat: SeatIndex(i),
+            player: format!("player-{i}"),
+            public_key: None,
+        })
+        .collect();
+    let params = HandParams {
+        hand_id,
+        club: "simulated".into(),
+        table: "simulated".into(),
+        hand_no: 1,
+        game,
+        rules,
+        match_state,
+        seats,
+        client_entropy: true,
+    };
+    let (mut hand, mut records) = LiveHand::start(params, SeedSource::Derived(seed), key, now_ms)?;
+    records.extend(hand.settle_after_start(key, now_ms)?);
+    let mut steps = 0usize;
+    while hand.status() == HandStatus::InProgress && steps < MAX_STEPS {
+        steps += 1;
+        let to_act = hand.to_act();
+        if to_act.shuffle.is_some() {
+            let k = hand.next_shuffle();
+            for seat in 0..players {
+                let seat = SeatIndex(seat);
+                let given = hand
+                    .client_seeds()
+                    .get(usize::try_from(k).unwrap_or(usize::MAX))
+                    .is_some_and(|l| l.iter().any(|(s, _)| *s == seat));
+                if !given && hand.status() == HandStatus::InProgress && hand.next_shuffle() == k {
+                    let mut b = vec![0u8; 16];
+                    rng.fill_bytes(&mut b);
+                    let cs = ClientSeed::new(b).map_err(DealerError::Seed)?;
+                    records.extend(hand.contribute(seat, cs, key, now_ms)?);
+                }
+            }
+            if hand.next_shuffle() == k {
+                records.extend(hand.shuffle_now(key, now_ms)?);
+            }
+            continue;
+        }
+        let seats: Vec<Actor> = to_act
+            .actors
+            .iter()
+            .copied()
+            .filter(|a| matches!(a, Actor::Seat(_)))
+            .collect();
+        let actor = if seats.is_empty() {
+            match to_act.actors.first() {
+                Some(a) => *a,
+                None => break,
+            }
+        } else {
+            let i = usize::try_from(rng.next_u32()).unwrap_or(0) % seats.len();
+            seats.get(i).copied().unwrap_or(Actor::Service)
+        };
+        let Some(action) = hand.random_action(actor, &mut rng) else {
+            break;
+        };
+        records.extend(hand.act(actor, action, None, key, now_ms)?);
+    }
+    if hand.status() == HandStatus::InProgress {
+        records.extend(hand.abandon("simulation step limit reached", key, now_ms)?);
+    }
+    Ok(Bundle::new(
+        hand.hand_id(),
+        game,
+        hand.status(),
+        vec![key.public()],
+        records,
+    ))
+}
+
+fn render_value(out: &mut String, v: &Value, indent: usize) {
+    let pad = "  ".repeat(indent);
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o {
+                match x {
+                    Value::Object(inner) if !inner.is_empty() => {
+                        let _ = writeln!(out, "{pad}{k}:");
+                        render_value(out, x, indent + 1);
+                    }
+                    Value::Array(a) if a.iter().any(|e| e.is_object() || e.is_array()) => {
+                        let _ = writeln!(out, "{pad}{k}:");
+                        for e in a {
+                            let _ = writeln!(out, "{pad}  -");
+                            render_value(out, e, indent + 2);
+                        }
+                    }
+                    _ => {
+                        let _ = writeln!(out, "{pad}{k}: {}", inline(x));
+                    }
+                }
+            }
+        }
+        other => {
+            let _ = writeln!(out, "{pad}{}", inline(other));
+        }
+    }
+}
+
+fn inline(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => "-".into(),
+        Value::Array(a) => a.iter().map(inline).collect::<Vec<_>>().join(" "),
+        other => other.to_string(),
+    }
+}
+
+/// A replay step as readable text.
+pub fn render_replay(r: &ReplayStep) -> String {
+    let mut out = String::new();
+    let kind = r
+        .event
+        .get("body")
+        .and_then(|b| b.get("type"))
+        .and_then(Value::as_str)
+        .unwrap_or("?");
+    let _ = writeln!(
+        out,
+        "After event {} of {} ({kind}), hand {}",
+        r.step,
+        r.events.saturating_sub(1),
+        r.status.as_str()
+    );
+    if let Some(a) = &r.last_action {
+        let _ = writeln!(out, "Last action: {}", inline_action(a));
+    }
+    let waiting: Vec<String> = r.to_act.actors.iter().map(ToString::to_string).collect();
+    match (&r.to_act.shuffle, waiting.is_empty()) {
+        (Some(s), _) => {
+            let _ = writeln!(
+                out,
+                "Waiting for: a committed shuffle ({}, {} cards)",
+                s.reason,
+                s.cards.len()
+            );
+        }
+        (None, false) => {
+            let _ = writeln!(out, "Waiting for: {}", waiting.join(", "));
+        }
+        (None, true) => {
+            let _ = writeln!(out, "Waiting for: nobody (the hand is over)");
+        }
+    }
+    let _ = writeln!(out, "Table:");
+    render_value(&mut out, &r.table, 1);
+    if let Some(p) = &r.problem {
+        let _ = writeln!(out, "WARNING: the bundle does not verify up to here: {p}");
+    }
+    out
+}
+
+fn inline_action(a: &Value) -> String {
+    let actor = match a.get("actor") {
+        Some(Value::Object(o)) => o
+            .get("seat")
+            .map_or_else(|| "?".to_string(), |s| format!("seat {s}")),
+        Some(Value::String(s)) => s.replace('_', " "),
+        _ => "?".into(),
+    };
+    format!(
+        "{actor}: {}",
+        a.get("action").map_or_else(String::new, |x| x.to_string())
+    )
+}
