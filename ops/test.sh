@@ -43,10 +43,10 @@ if ! psql "$PGURL" -Atqc 'select 1' >/dev/null 2>&1; then
 fi
 
 say "independent shuffle check (Python, hashlib + cryptography's ChaCha20)"
-if ! python3 -c 'import cryptography' 2>/dev/null; then
+if ! python3 -c 'import cryptography, rfc8785' 2>/dev/null; then
   python3 -m pip install -q -r tests/python/requirements.txt
 fi
-python3 tests/python/check_shuffle_vectors.py
+python3 tests/python/check_all.py
 
 say "cargo test --workspace"
 cargo test --workspace --locked

@@ -1,1 +1,3 @@
 //! The audit service (in progress).
+
+pub mod store;

@@ -1,0 +1,562 @@
+//! The event store: clubs, API keys, tables and seats, hands, their append-only event
+//! log, sealed secrets and idempotency records.
+//!
+//! One trait, [`Store`], with two implementations: [`PgStore`] (PostgreSQL through a
+//! deadpool-postgres pool, the production store) and [`SqliteStore`] (an embedded
+//! SQLite file, the default that needs no database server). The service holds one as
+//! `Arc<dyn Store>`. Both apply the same migrations (`schema/postgres`,
+//! `schema/sqlite`) with [`Store::migrate`] and pass one conformance suite
+//! (`services/tests/store_conformance.rs`).
+//!
+//! The store never sees a secret in the clear: API keys and seat tokens arrive as
+//! hashes, server seeds already sealed by the caller.
+
+mod error;
+mod postgres;
+mod sqlite;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use error::StoreError;
+pub use postgres::PgStore;
+pub use sqlite::SqliteStore;
+
+/// A club: the unit of tenancy. Nothing of one club is ever visible to another.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClubRow {
+    /// The club's id.
+    pub club_id: String,
+    /// Display name.
+    pub name: String,
+    /// When the club was created (unix milliseconds).
+    pub created_ms: i64,
+}
+
+/// What an API key may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyRole {
+    /// Club admin: creates tables and hands, reads everything of the club.
+    Admin,
+    /// Read-only: finished hands, bundles, disputes, checkpoints.
+    Auditor,
+}
+
+impl KeyRole {
+    /// The stored spelling: `"admin"` or `"auditor"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyRole::Admin => "admin",
+            KeyRole::Auditor => "auditor",
+        }
+    }
+
+    /// Parses the stored spelling.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "admin" => Some(KeyRole::Admin),
+            "auditor" => Some(KeyRole::Auditor),
+            _ => None,
+        }
+    }
+}
+
+/// An API key of a club. The store holds only the hash of the key's secret.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiKeyRow {
+    /// The club the key belongs to.
+    pub club_id: String,
+    /// The key's public id, unique across all clubs.
+    pub key_id: String,
+    /// Lowercase hex of SHA-256 of the key's secret.
+    pub key_hash: String,
+    /// What the key may do.
+    pub role: KeyRole,
+    /// When the key was created (unix milliseconds).
+    pub created_ms: i64,
+}
+
+/// A seat at a table, with the player's seat token (stored hashed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeatRow {
+    /// Seat index, 0-based, in play order.
+    pub seat: i16,
+    /// The player's name at this table.
+    pub player: String,
+    /// The seat token's public id, unique across all clubs.
+    pub token_id: String,
+    /// Lowercase hex of SHA-256 of the token's secret.
+    pub token_hash: String,
+    /// The player's Ed25519 public key (hex), where they registered one.
+    pub public_key: Option<String>,
+}
+
+/// A table: a game, its house rules, its seats, and the match-level state carried from
+/// hand to hand (running scores, who deals next ...).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableRow {
+    /// The club the table belongs to.
+    pub club_id: String,
+    /// The table's id, unique within the club.
+    pub table_id: String,
+    /// Which game is played (the engine's name).
+    pub game: String,
+    /// House rules in force.
+    pub rules: Value,
+    /// Anything else fixed at creation (stakes, match length ...).
+    pub setup: Value,
+    /// Match-level state, replaced by appends that carry a [`TableUpdate`].
+    pub match_state: Value,
+    /// Bumped by one on each match-state change; the optimistic-concurrency version.
+    pub match_version: i64,
+    /// The seats, ordered by seat index.
+    pub seats: Vec<SeatRow>,
+    /// When the table was created (unix milliseconds).
+    pub created_ms: i64,
+}
+
+/// A seat found by its token id, with the table it belongs to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeatLookup {
+    /// The club of the table.
+    pub club_id: String,
+    /// The table of the seat.
+    pub table_id: String,
+    /// The seat itself.
+    pub seat: SeatRow,
+}
+
+/// Where a hand stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HandStatus {
+    /// Being played; at most one per table.
+    InProgress,
+    /// Played to the end and settled.
+    Completed,
+    /// Stopped before the end, for a recorded reason; its seeds are still revealed.
+    Abandoned,
+}
+
+impl HandStatus {
+    /// The stored spelling: `"in_progress"`, `"completed"` or `"abandoned"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HandStatus::InProgress => "in_progress",
+            HandStatus::Completed => "completed",
+            HandStatus::Abandoned => "abandoned",
+        }
+    }
+
+    /// Parses the stored spelling.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "in_progress" => Some(HandStatus::InProgress),
+            "completed" => Some(HandStatus::Completed),
+            "abandoned" => Some(HandStatus::Abandoned),
+            _ => None,
+        }
+    }
+}
+
+/// A hand: one stream of events, numbered from 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HandRow {
+    /// The club the hand belongs to.
+    pub club_id: String,
+    /// The hand's id, unique within the club.
+    pub hand_id: String,
+    /// The table it is played at.
+    pub table_id: String,
+    /// Which game (copied from the table).
+    pub game: String,
+    /// 1, 2, 3 ... per table; see [`Store::next_hand_no`].
+    pub hand_no: i64,
+    /// Where the hand stands.
+    pub status: HandStatus,
+    /// The `seq` the next event must have. Kept by the store: ignored by
+    /// [`Store::create_hand`], which sets it to one past the first event.
+    pub next_seq: i64,
+    /// Player names in seat order.
+    pub players: Vec<String>,
+    /// When the hand started (unix milliseconds).
+    pub started_ms: i64,
+    /// When it completed or was abandoned.
+    pub ended_ms: Option<i64>,
+    /// Tricks, points, payments: the engine's outcome, once settled.
+    pub outcome: Option<Value>,
+    /// Why the hand was abandoned, if it was.
+    pub abandon_reason: Option<String>,
+}
+
+/// One event of a hand's log, as signed by the service.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventRow {
+    /// The club of the hand.
+    pub club_id: String,
+    /// The hand.
+    pub hand_id: String,
+    /// Position in the hand's stream, from 0, contiguous.
+    pub seq: i64,
+    /// The club-wide order, assigned by the store: contiguous from 0 within a club and
+    /// in commit order, so a reader that has seen gids `0..n` never later finds a new
+    /// event below `n`. `None` on writes (ignored), `Some` on reads.
+    pub gid: Option<i64>,
+    /// The event's kind (e.g. "hand_started", "action", "seed_revealed").
+    pub kind: String,
+    /// Lowercase hex of this event's hash.
+    pub hash: String,
+    /// Lowercase hex of the previous event's hash (whatever the log format uses for
+    /// the first event).
+    pub prev_hash: String,
+    /// The whole signed event record.
+    pub record: Value,
+    /// When the store was asked to append it (unix milliseconds).
+    pub created_ms: i64,
+}
+
+/// A sealed server seed of one shuffle of a hand, encrypted by the caller.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SecretRow {
+    /// The club of the hand.
+    pub club_id: String,
+    /// The hand.
+    pub hand_id: String,
+    /// Which shuffle of the hand (0 for the first deck).
+    pub shuffle: i32,
+    /// The ciphertext.
+    pub sealed: Vec<u8>,
+}
+
+/// A recorded response to a request that carried an idempotency key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IdemRow {
+    /// The club that sent the request.
+    pub club_id: String,
+    /// The client's idempotency key, unique within the club.
+    pub key: String,
+    /// Hash of the request, to refuse the same key reused for another request.
+    pub request_hash: String,
+    /// The HTTP status that was answered.
+    pub status: i32,
+    /// The body that was answered.
+    pub response: Value,
+    /// When it was recorded (unix milliseconds).
+    pub created_ms: i64,
+}
+
+/// The change to a hand that goes with an append.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HandUpdate {
+    /// The hand's new status.
+    pub status: HandStatus,
+    /// Set when `Some`, kept otherwise.
+    pub ended_ms: Option<i64>,
+    /// Set when `Some`, kept otherwise.
+    pub outcome: Option<Value>,
+    /// Set when `Some`, kept otherwise.
+    pub abandon_reason: Option<String>,
+}
+
+/// The change to the hand's table that goes with an append: new match-level state,
+/// written only if the table's `match_version` is still `expected_match_version`
+/// (then it becomes `expected_match_version + 1`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableUpdate {
+    /// The table (of the same club).
+    pub table_id: String,
+    /// The version the new state was computed from.
+    pub expected_match_version: i64,
+    /// The new match-level state.
+    pub match_state: Value,
+}
+
+/// One atomic append to a hand: its events and everything that changes with them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppendRequest {
+    /// The club of the hand.
+    pub club_id: String,
+    /// The hand.
+    pub hand_id: String,
+    /// The hand's `next_seq` the caller saw; the first event must have this `seq`.
+    pub expected_seq: i64,
+    /// One or more events with consecutive `seq` from `expected_seq`, all of this hand.
+    pub events: Vec<EventRow>,
+    /// Status, end time, outcome or abandon reason to record.
+    pub hand_update: Option<HandUpdate>,
+    /// New match-level state of the table.
+    pub table_update: Option<TableUpdate>,
+    /// Sealed seeds of further shuffles.
+    pub new_secrets: Vec<SecretRow>,
+    /// The response to record under the request's idempotency key.
+    pub idem: Option<IdemRow>,
+}
+
+/// Which hands [`Store::list_hands`] returns. Every field but `limit` narrows the list.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HandFilter {
+    /// Only hands of this table.
+    pub table_id: Option<String>,
+    /// Only hands where some seat's player has this name.
+    pub player: Option<String>,
+    /// Only hands of this game.
+    pub game: Option<String>,
+    /// Only hands in this status.
+    pub status: Option<HandStatus>,
+    /// Only hands started at or after this time (unix milliseconds).
+    pub started_from_ms: Option<i64>,
+    /// Only hands started before this time (exclusive).
+    pub started_to_ms: Option<i64>,
+    /// Only hands strictly after this one in newest-first order: pass the
+    /// `(started_ms, hand_id)` of the last hand of the previous page.
+    pub cursor: Option<(i64, String)>,
+    /// At most this many hands (negative counts as 0).
+    pub limit: i64,
+}
+
+/// The store behind the service: one implementation per database engine.
+///
+/// Every write is one transaction: it commits whole or not at all. Every read and write
+/// names the club, and never returns another club's rows.
+///
+/// # Example
+///
+/// ```
+/// use std::sync::Arc;
+/// use services::store::{ApiKeyRow, ClubRow, KeyRole, SqliteStore, Store};
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let dir = tempfile::tempdir()?;
+/// let rt = tokio::runtime::Runtime::new()?;
+/// rt.block_on(async {
+///     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(dir.path().join("dealer.db"))?);
+///     store.migrate().await?;
+///     let club = ClubRow { club_id: "c1".into(), name: "Kish".into(), created_ms: 0 };
+///     let admin = ApiKeyRow {
+///         club_id: "c1".into(),
+///         key_id: "k1".into(),
+///         key_hash: "ab".repeat(32),
+///         role: KeyRole::Admin,
+///         created_ms: 0,
+///     };
+///     store.create_club(&club, &admin).await?;
+///     let found = store.find_api_key("k1").await?.expect("stored");
+///     assert_eq!(found.club_id, "c1");
+///     Ok::<_, services::store::StoreError>(())
+/// })?;
+/// # Ok(())
+/// # }
+/// ```
+#[async_trait]
+pub trait Store: Send + Sync {
+    /// Applies the embedded migrations not yet applied. Safe to run again, and from
+    /// several processes at once.
+    async fn migrate(&self) -> Result<(), StoreError>;
+
+    /// Readiness: `Ok` when the database answers a trivial query.
+    async fn ping(&self) -> Result<(), StoreError>;
+
+    /// Creates a club with its first admin key, both or neither.
+    /// [`StoreError::Duplicate`] if the club or the key id exists.
+    async fn create_club(&self, club: &ClubRow, admin_key: &ApiKeyRow) -> Result<(), StoreError>;
+
+    /// Adds a key to an existing club. [`StoreError::NotFound`] for an unknown club,
+    /// [`StoreError::Duplicate`] for a key id in use (in any club).
+    async fn add_api_key(&self, key: &ApiKeyRow) -> Result<(), StoreError>;
+
+    /// Finds a key by its id, which is unique across clubs.
+    async fn find_api_key(&self, key_id: &str) -> Result<Option<ApiKeyRow>, StoreError>;
+
+    /// Reads a club.
+    async fn get_club(&self, club_id: &str) -> Result<Option<ClubRow>, StoreError>;
+
+    /// Creates a table with its seats and, if given, the idempotency record, all or
+    /// nothing. [`StoreError::NotFound`] for an unknown club, [`StoreError::Duplicate`]
+    /// for a table id or seat token id in use, [`StoreError::IdempotencyConflict`] for a
+    /// used idempotency key.
+    async fn create_table(
+        &self,
+        table: &TableRow,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError>;
+
+    /// Reads a table with its seats.
+    async fn get_table(
+        &self,
+        club_id: &str,
+        table_id: &str,
+    ) -> Result<Option<TableRow>, StoreError>;
+
+    /// All of a club's tables with their seats, ordered by table id.
+    async fn list_tables(&self, club_id: &str) -> Result<Vec<TableRow>, StoreError>;
+
+    /// Finds a seat by its token id, which is unique across clubs.
+    async fn find_seat_by_token(&self, token_id: &str) -> Result<Option<SeatLookup>, StoreError>;
+
+    /// The `hand_no` the table's next hand gets: one past the highest so far, 1 for the
+    /// first. A racing `create_hand` with the same number gets a conflict.
+    async fn next_hand_no(&self, club_id: &str, table_id: &str) -> Result<i64, StoreError>;
+
+    /// Starts a hand: the hand row, its player projection, its first event (`seq` 0),
+    /// its sealed secrets and the idempotency record, all or nothing.
+    ///
+    /// [`StoreError::Conflict`] if the table already has a hand in progress or the
+    /// `hand_no` is taken, [`StoreError::NotFound`] for an unknown table,
+    /// [`StoreError::Duplicate`] for a hand id in use,
+    /// [`StoreError::IdempotencyConflict`] for a used idempotency key.
+    async fn create_hand(
+        &self,
+        hand: &HandRow,
+        first_event: &EventRow,
+        secrets: &[SecretRow],
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError>;
+
+    /// Appends events to a hand, with the hand, table, secret and idempotency changes
+    /// that go with them, all in one transaction.
+    ///
+    /// [`StoreError::NotFound`] for an unknown hand or table; [`StoreError::Conflict`]
+    /// when the hand's `next_seq` is not `expected_seq` or the table's `match_version`
+    /// is not the expected one; [`StoreError::IdempotencyConflict`] when the
+    /// idempotency key is used. On any error nothing is written.
+    async fn append(&self, req: &AppendRequest) -> Result<(), StoreError>;
+
+    /// Reads a hand.
+    async fn get_hand(&self, club_id: &str, hand_id: &str) -> Result<Option<HandRow>, StoreError>;
+
+    /// Up to `limit` events of a hand from `from_seq` on, in `seq` order.
+    async fn list_events(
+        &self,
+        club_id: &str,
+        hand_id: &str,
+        from_seq: i64,
+        limit: i64,
+    ) -> Result<Vec<EventRow>, StoreError>;
+
+    /// Up to `limit` events of a club, across hands, from club-wide order `from_gid` on,
+    /// in `gid` order (the feed for the club's Merkle log).
+    async fn list_club_events(
+        &self,
+        club_id: &str,
+        from_gid: i64,
+        limit: i64,
+    ) -> Result<Vec<EventRow>, StoreError>;
+
+    /// A hand's sealed secrets, by shuffle.
+    async fn get_secrets(&self, club_id: &str, hand_id: &str)
+        -> Result<Vec<SecretRow>, StoreError>;
+
+    /// The recorded response for an idempotency key.
+    async fn get_idempotency(
+        &self,
+        club_id: &str,
+        key: &str,
+    ) -> Result<Option<IdemRow>, StoreError>;
+
+    /// A page of a club's hands, newest first (`started_ms DESC, hand_id DESC`).
+    async fn list_hands(
+        &self,
+        club_id: &str,
+        filter: &HandFilter,
+    ) -> Result<Vec<HandRow>, StoreError>;
+
+    /// The table's hand in progress, if any.
+    async fn current_hand(
+        &self,
+        club_id: &str,
+        table_id: &str,
+    ) -> Result<Option<HandRow>, StoreError>;
+}
+
+/// Checks the shape of an append before touching the database: events present, all of
+/// the request's hand, consecutive from `expected_seq`; secrets and the idempotency
+/// record of the same club and hand.
+fn check_append(req: &AppendRequest) -> Result<(), StoreError> {
+    if req.events.is_empty() {
+        return Err(StoreError::Internal("append: no events".into()));
+    }
+    for (i, ev) in req.events.iter().enumerate() {
+        let want = i64::try_from(i)
+            .ok()
+            .and_then(|i| req.expected_seq.checked_add(i));
+        if ev.club_id != req.club_id || ev.hand_id != req.hand_id || Some(ev.seq) != want {
+            return Err(StoreError::Internal(
+                "append: events must belong to the hand and be consecutive from expected_seq"
+                    .into(),
+            ));
+        }
+    }
+    check_secrets(&req.club_id, &req.hand_id, &req.new_secrets)?;
+    check_idem(&req.club_id, req.idem.as_ref())
+}
+
+fn check_secrets(club_id: &str, hand_id: &str, secrets: &[SecretRow]) -> Result<(), StoreError> {
+    if secrets
+        .iter()
+        .any(|s| s.club_id != club_id || s.hand_id != hand_id)
+    {
+        return Err(StoreError::Internal("secret of another hand".into()));
+    }
+    Ok(())
+}
+
+fn check_idem(club_id: &str, idem: Option<&IdemRow>) -> Result<(), StoreError> {
+    if idem.is_some_and(|i| i.club_id != club_id) {
+        return Err(StoreError::Internal(
+            "idempotency record of another club".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks the shape of a new hand: first event `seq` 0 of this hand, at most
+/// `i16::MAX` players, secrets and idempotency record of the same club and hand.
+fn check_new_hand(
+    hand: &HandRow,
+    first_event: &EventRow,
+    secrets: &[SecretRow],
+    idem: Option<&IdemRow>,
+) -> Result<(), StoreError> {
+    if first_event.club_id != hand.club_id
+        || first_event.hand_id != hand.hand_id
+        || first_event.seq != 0
+    {
+        return Err(StoreError::Internal(
+            "create_hand: the first event must be seq 0 of the hand".into(),
+        ));
+    }
+    if i16::try_from(hand.players.len()).is_err() {
+        return Err(StoreError::Internal("create_hand: too many players".into()));
+    }
+    check_secrets(&hand.club_id, &hand.hand_id, secrets)?;
+    check_idem(&hand.club_id, idem)
+}
+
+fn check_new_table(table: &TableRow, idem: Option<&IdemRow>) -> Result<(), StoreError> {
+    check_idem(&table.club_id, idem)
+}
+
+fn check_key_club(club: &ClubRow, key: &ApiKeyRow) -> Result<(), StoreError> {
+    if club.club_id != key.club_id {
+        return Err(StoreError::Internal(
+            "create_club: admin key of another club".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Clamps a page size to what the databases accept.
+fn page_limit(limit: i64) -> i64 {
+    limit.max(0)
+}
+
+fn parse_role(s: &str) -> Result<KeyRole, StoreError> {
+    KeyRole::parse(s).ok_or_else(|| StoreError::Internal("unknown key role in database".into()))
+}
+
+fn parse_status(s: &str) -> Result<HandStatus, StoreError> {
+    HandStatus::parse(s)
+        .ok_or_else(|| StoreError::Internal("unknown hand status in database".into()))
+}

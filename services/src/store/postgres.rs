@@ -1,0 +1,1124 @@
+//! [`Store`] on PostgreSQL, through a deadpool-postgres pool.
+//!
+//! Writes run in one READ COMMITTED transaction each. An append locks its hand's row
+//! (`FOR NO KEY UPDATE`) before it checks `next_seq`, so two writers of one hand are
+//! serialized and the loser sees a clean conflict; the club's row is locked last, to
+//! hand out the club-wide `gid`s in commit order. Locks are always taken in the order
+//! idempotency key, hand, table, club, so writers never deadlock one another.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use deadpool_postgres::{
+    Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod, Runtime,
+};
+use tokio_postgres::error::SqlState;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{NoTls, Row};
+
+use super::{
+    check_append, check_key_club, check_new_hand, check_new_table, page_limit, parse_role,
+    parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, IdemRow,
+    SeatLookup, SeatRow, SecretRow, Store, StoreError, TableRow,
+};
+
+mod embedded {
+    refinery::embed_migrations!("../schema/postgres");
+}
+
+/// Key of the session advisory lock that serializes concurrent migrations.
+const MIGRATION_LOCK: i64 = 0x6465_616c_6572; // "dealer"
+
+/// How long a request waits for a pooled connection before the store reports
+/// [`StoreError::Unavailable`].
+const POOL_WAIT: Duration = Duration::from_secs(10);
+
+/// The production store: PostgreSQL through a connection pool.
+///
+/// Commits are durable (the server's default `synchronous_commit`); nothing here
+/// relaxes it.
+pub struct PgStore {
+    pool: Pool,
+    pg_config: tokio_postgres::Config,
+}
+
+impl std::fmt::Debug for PgStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Not the config: it may hold a password.
+        f.debug_struct("PgStore")
+            .field("pool", &self.pool.status())
+            .finish()
+    }
+}
+
+impl PgStore {
+    /// A store on the database at `url` (`postgres://user@host:port/db?...`) with at
+    /// most `max_size` pooled connections. Connects lazily: a database that is down
+    /// now shows as [`StoreError::Unavailable`] from the first call, not here.
+    pub fn connect(url: &str, max_size: usize) -> Result<Self, StoreError> {
+        // The parse error could quote the URL, password included: say only that it failed.
+        let pg_config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|_| StoreError::Config("malformed PostgreSQL URL".into()))?;
+        Self::from_config(pg_config, max_size)
+    }
+
+    /// A store from an already built connection config.
+    pub fn from_config(
+        mut pg_config: tokio_postgres::Config,
+        max_size: usize,
+    ) -> Result<Self, StoreError> {
+        if pg_config.get_connect_timeout().is_none() {
+            pg_config.connect_timeout(Duration::from_secs(5));
+        }
+        let manager = Manager::from_config(
+            pg_config.clone(),
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(max_size.max(1))
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(POOL_WAIT))
+            .create_timeout(Some(Duration::from_secs(10)))
+            .recycle_timeout(Some(Duration::from_secs(5)))
+            .build()
+            .map_err(|e| StoreError::Config(format!("connection pool: {e}")))?;
+        Ok(PgStore { pool, pg_config })
+    }
+
+    /// The pool, for metrics.
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
+    async fn client(&self) -> Result<Object, StoreError> {
+        self.pool.get().await.map_err(map_pool)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Errors
+
+fn map_pool(e: PoolError) -> StoreError {
+    match e {
+        PoolError::Backend(e) => map_pg(e),
+        other => {
+            tracing::warn!(error = %other, "postgres pool");
+            StoreError::Unavailable(format!("connection pool: {other}"))
+        }
+    }
+}
+
+/// Maps a PostgreSQL error to a [`StoreError`] by its SQLSTATE and constraint name.
+/// Callers that need context (the current `next_seq`, the next hand number) look for
+/// their own constraints with [`violated`] first.
+fn map_pg(e: tokio_postgres::Error) -> StoreError {
+    if let Some(db) = e.as_db_error() {
+        let code = db.code();
+        if *code == SqlState::UNIQUE_VIOLATION {
+            match db.constraint().unwrap_or_default() {
+                "clubs_pkey" => return StoreError::Duplicate("club"),
+                "api_keys_pkey" | "api_keys_key_id_key" => return StoreError::Duplicate("api key"),
+                "game_tables_pkey" => return StoreError::Duplicate("table"),
+                "seats_pkey" => return StoreError::Duplicate("seat"),
+                "seats_token_id_key" => return StoreError::Duplicate("seat token"),
+                "hands_pkey" => return StoreError::Duplicate("hand"),
+                "hand_secrets_pkey" => return StoreError::Duplicate("secret"),
+                "idempotency_keys_pkey" => return StoreError::IdempotencyConflict,
+                "hands_in_progress_key" => {
+                    return StoreError::Conflict {
+                        expected: 0,
+                        found: 1,
+                    }
+                }
+                _ => {}
+            }
+        } else if *code == SqlState::FOREIGN_KEY_VIOLATION {
+            match db.constraint().unwrap_or_default() {
+                "api_keys_club_fkey" | "game_tables_club_fkey" | "idempotency_keys_club_fkey" => {
+                    return StoreError::NotFound("club")
+                }
+                "hands_table_fkey" => return StoreError::NotFound("table"),
+                "events_hand_fkey" | "hand_secrets_hand_fkey" | "hand_players_hand_fkey" => {
+                    return StoreError::NotFound("hand")
+                }
+                _ => {}
+            }
+        }
+        let c = code.code();
+        let retryable = *code == SqlState::T_R_SERIALIZATION_FAILURE
+            || *code == SqlState::T_R_DEADLOCK_DETECTED
+            || c.starts_with("08") // connection exception
+            || c.starts_with("53") // insufficient resources
+            || c.starts_with("57P"); // shutdown, cannot connect now
+
+        // The message names constraints and types, never a secret; the detail (which
+        // quotes key values) is left out.
+        let text = format!("postgres {c}: {}", db.message());
+        if retryable {
+            tracing::warn!(error = %text, "postgres unavailable");
+            StoreError::Unavailable(text)
+        } else {
+            tracing::error!(error = %text, "postgres error");
+            StoreError::Internal(text)
+        }
+    } else if e.is_closed()
+        || std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>())
+    {
+        tracing::warn!(error = %e, "postgres connection");
+        StoreError::Unavailable(format!("postgres connection: {e}"))
+    } else {
+        tracing::error!(error = %e, "postgres client error");
+        StoreError::Internal(format!("postgres client: {e}"))
+    }
+}
+
+/// The constraint a unique violation broke, if that is what `e` is.
+fn violated(e: &tokio_postgres::Error) -> Option<&str> {
+    let db = e.as_db_error()?;
+    (*db.code() == SqlState::UNIQUE_VIOLATION).then(|| db.constraint())?
+}
+
+/// Why a write transaction stopped: a [`StoreError`], or a unique violation whose
+/// report needs a fresh read after the rollback.
+enum Fail {
+    Store(StoreError),
+    /// `events_pkey`: the hand already has an event at this `seq`.
+    SeqTaken,
+    /// `hands_hand_no_key`: the table already has a hand with this number.
+    HandNoTaken,
+}
+
+impl From<StoreError> for Fail {
+    fn from(e: StoreError) -> Self {
+        Fail::Store(e)
+    }
+}
+
+fn get<'a, T: tokio_postgres::types::FromSql<'a>>(
+    row: &'a Row,
+    idx: &str,
+) -> Result<T, StoreError> {
+    row.try_get(idx)
+        .map_err(|e| StoreError::Internal(format!("postgres column {idx}: {e}")))
+}
+
+// ---------------------------------------------------------------------------------------
+// Rows
+
+const HAND_COLS: &str = "club_id, hand_id, table_id, game, hand_no, status, next_seq, players, \
+     started_ms, ended_ms, outcome, abandon_reason";
+const EVENT_COLS: &str = "club_id, hand_id, seq, gid, kind, hash, prev_hash, record, created_ms";
+const TABLE_COLS: &str =
+    "club_id, table_id, game, rules, setup, match_state, match_version, created_ms";
+const SEAT_COLS: &str = "club_id, table_id, seat, player, token_id, token_hash, public_key";
+
+fn hand_from(row: &Row) -> Result<HandRow, StoreError> {
+    Ok(HandRow {
+        club_id: get(row, "club_id")?,
+        hand_id: get(row, "hand_id")?,
+        table_id: get(row, "table_id")?,
+        game: get(row, "game")?,
+        hand_no: get(row, "hand_no")?,
+        status: parse_status(get(row, "status")?)?,
+        next_seq: get(row, "next_seq")?,
+        players: get(row, "players")?,
+        started_ms: get(row, "started_ms")?,
+        ended_ms: get(row, "ended_ms")?,
+        outcome: get(row, "outcome")?,
+        abandon_reason: get(row, "abandon_reason")?,
+    })
+}
+
+fn event_from(row: &Row) -> Result<EventRow, StoreError> {
+    Ok(EventRow {
+        club_id: get(row, "club_id")?,
+        hand_id: get(row, "hand_id")?,
+        seq: get(row, "seq")?,
+        gid: Some(get(row, "gid")?),
+        kind: get(row, "kind")?,
+        hash: get(row, "hash")?,
+        prev_hash: get(row, "prev_hash")?,
+        record: get(row, "record")?,
+        created_ms: get(row, "created_ms")?,
+    })
+}
+
+fn table_from(row: &Row, seats: Vec<SeatRow>) -> Result<TableRow, StoreError> {
+    Ok(TableRow {
+        club_id: get(row, "club_id")?,
+        table_id: get(row, "table_id")?,
+        game: get(row, "game")?,
+        rules: get(row, "rules")?,
+        setup: get(row, "setup")?,
+        match_state: get(row, "match_state")?,
+        match_version: get(row, "match_version")?,
+        seats,
+        created_ms: get(row, "created_ms")?,
+    })
+}
+
+fn seat_from(row: &Row) -> Result<SeatRow, StoreError> {
+    Ok(SeatRow {
+        seat: get(row, "seat")?,
+        player: get(row, "player")?,
+        token_id: get(row, "token_id")?,
+        token_hash: get(row, "token_hash")?,
+        public_key: get(row, "public_key")?,
+    })
+}
+
+fn idem_from(row: &Row) -> Result<IdemRow, StoreError> {
+    Ok(IdemRow {
+        club_id: get(row, "club_id")?,
+        key: get(row, "key")?,
+        request_hash: get(row, "request_hash")?,
+        status: get(row, "status")?,
+        response: get(row, "response")?,
+        created_ms: get(row, "created_ms")?,
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Statements shared by several writes
+
+/// Records the idempotency row first: a second request with the same key waits for the
+/// first to commit and then fails here, before it touches anything else.
+async fn insert_idem(
+    tx: &deadpool_postgres::Transaction<'_>,
+    idem: &IdemRow,
+) -> Result<(), StoreError> {
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO idempotency_keys \
+             (club_id, key, request_hash, status, response, created_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (club_id, key) DO NOTHING",
+        )
+        .await
+        .map_err(map_pg)?;
+    let n = tx
+        .execute(
+            &stmt,
+            &[
+                &idem.club_id,
+                &idem.key,
+                &idem.request_hash,
+                &idem.status,
+                &idem.response,
+                &idem.created_ms,
+            ],
+        )
+        .await
+        .map_err(map_pg)?;
+    if n == 0 {
+        return Err(StoreError::IdempotencyConflict);
+    }
+    Ok(())
+}
+
+/// Takes `n` club-wide event numbers: locks the club's row until commit, so gids become
+/// visible in order.
+async fn claim_gids(
+    tx: &deadpool_postgres::Transaction<'_>,
+    club_id: &str,
+    n: i64,
+) -> Result<i64, StoreError> {
+    let stmt = tx
+        .prepare_cached(
+            "UPDATE clubs SET next_gid = next_gid + $2 WHERE club_id = $1 RETURNING next_gid - $2",
+        )
+        .await
+        .map_err(map_pg)?;
+    let row = tx
+        .query_opt(&stmt, &[&club_id, &n])
+        .await
+        .map_err(map_pg)?
+        .ok_or(StoreError::NotFound("club"))?;
+    get(&row, "?column?")
+}
+
+async fn insert_events(
+    tx: &deadpool_postgres::Transaction<'_>,
+    events: &[EventRow],
+    first_gid: i64,
+) -> Result<(), Fail> {
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO events \
+             (club_id, hand_id, seq, gid, kind, hash, prev_hash, record, created_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .await
+        .map_err(map_pg)?;
+    for (gid, ev) in (first_gid..).zip(events) {
+        tx.execute(
+            &stmt,
+            &[
+                &ev.club_id,
+                &ev.hand_id,
+                &ev.seq,
+                &gid,
+                &ev.kind,
+                &ev.hash,
+                &ev.prev_hash,
+                &ev.record,
+                &ev.created_ms,
+            ],
+        )
+        .await
+        .map_err(|e| match violated(&e) {
+            // Someone else's row at this seq: a lost race, reported as a conflict.
+            Some("events_pkey") => Fail::SeqTaken,
+            _ => Fail::Store(map_pg(e)),
+        })?;
+    }
+    Ok(())
+}
+
+async fn insert_secrets(
+    tx: &deadpool_postgres::Transaction<'_>,
+    secrets: &[SecretRow],
+) -> Result<(), StoreError> {
+    if secrets.is_empty() {
+        return Ok(());
+    }
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO hand_secrets (club_id, hand_id, shuffle, sealed) VALUES ($1, $2, $3, $4)",
+        )
+        .await
+        .map_err(map_pg)?;
+    for s in secrets {
+        tx.execute(&stmt, &[&s.club_id, &s.hand_id, &s.shuffle, &s.sealed])
+            .await
+            .map_err(map_pg)?;
+    }
+    Ok(())
+}
+
+async fn next_hand_no_on(
+    client: &Object,
+    club_id: &str,
+    table_id: &str,
+) -> Result<i64, StoreError> {
+    let stmt = client
+        .prepare_cached(
+            "SELECT COALESCE(MAX(hand_no), 0) + 1 AS n FROM hands WHERE \
+            club_id = $1 AND table_id = $2",
+        )
+        .await
+        .map_err(map_pg)?;
+    let row = client
+        .query_one(&stmt, &[&club_id, &table_id])
+        .await
+        .map_err(map_pg)?;
+    get(&row, "n")
+}
+
+/// One past the highest `seq` stored for the hand.
+async fn log_end_on(client: &Object, club_id: &str, hand_id: &str) -> Result<i64, StoreError> {
+    let stmt = client
+        .prepare_cached(
+            "SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM events WHERE club_id = $1 AND hand_id = $2",
+        )
+        .await
+        .map_err(map_pg)?;
+    let row = client
+        .query_one(&stmt, &[&club_id, &hand_id])
+        .await
+        .map_err(map_pg)?;
+    get(&row, "n")
+}
+
+async fn seats_of(
+    client: &Object,
+    club_id: &str,
+    table_id: &str,
+) -> Result<Vec<SeatRow>, StoreError> {
+    let stmt = client
+        .prepare_cached(&format!(
+            "SELECT {SEAT_COLS} FROM seats WHERE club_id = $1 AND table_id = $2 ORDER BY seat"
+        ))
+        .await
+        .map_err(map_pg)?;
+    let rows = client
+        .query(&stmt, &[&club_id, &table_id])
+        .await
+        .map_err(map_pg)?;
+    rows.iter().map(seat_from).collect()
+}
+
+async fn commit(tx: deadpool_postgres::Transaction<'_>) -> Result<(), StoreError> {
+    // A failed COMMIT leaves the outcome unknown to us; callers retry with their
+    // idempotency key, which tells them whether it happened.
+    tx.commit().await.map_err(map_pg)
+}
+
+// ---------------------------------------------------------------------------------------
+
+#[async_trait]
+impl Store for PgStore {
+    async fn migrate(&self) -> Result<(), StoreError> {
+        // A connection of its own, closed at the end: the advisory lock dies with it,
+        // whatever happens in between.
+        let (mut client, connection) = self.pg_config.connect(NoTls).await.map_err(map_pg)?;
+        let driver = tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::warn!(error = %e, "migration connection");
+            }
+        });
+        let result = async {
+            client
+                .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
+                .await
+                .map_err(map_pg)?;
+            let report = embedded::migrations::runner()
+                .run_async(&mut client)
+                .await
+                .map_err(|e| StoreError::Internal(format!("postgres migration: {e}")))?;
+            for m in report.applied_migrations() {
+                tracing::info!(migration = %m, "applied");
+            }
+            Ok(())
+        }
+        .await;
+        drop(client);
+        let _ = driver.await;
+        result
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        client.simple_query("SELECT 1").await.map_err(map_pg)?;
+        Ok(())
+    }
+
+    async fn create_club(&self, club: &ClubRow, admin_key: &ApiKeyRow) -> Result<(), StoreError> {
+        check_key_club(club, admin_key)?;
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(map_pg)?;
+        let stmt = tx
+            .prepare_cached("INSERT INTO clubs (club_id, name, created_ms) VALUES ($1, $2, $3)")
+            .await
+            .map_err(map_pg)?;
+        tx.execute(&stmt, &[&club.club_id, &club.name, &club.created_ms])
+            .await
+            .map_err(map_pg)?;
+        insert_key(&tx, admin_key).await?;
+        commit(tx).await
+    }
+
+    async fn add_api_key(&self, key: &ApiKeyRow) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(map_pg)?;
+        insert_key(&tx, key).await?;
+        commit(tx).await
+    }
+
+    async fn find_api_key(&self, key_id: &str) -> Result<Option<ApiKeyRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "SELECT club_id, key_id, key_hash, role, created_ms FROM \
+                api_keys WHERE key_id = $1",
+            )
+            .await
+            .map_err(map_pg)?;
+        let row = client.query_opt(&stmt, &[&key_id]).await.map_err(map_pg)?;
+        row.map(|r| {
+            Ok(ApiKeyRow {
+                club_id: get(&r, "club_id")?,
+                key_id: get(&r, "key_id")?,
+                key_hash: get(&r, "key_hash")?,
+                role: parse_role(get(&r, "role")?)?,
+                created_ms: get(&r, "created_ms")?,
+            })
+        })
+        .transpose()
+    }
+
+    async fn get_club(&self, club_id: &str) -> Result<Option<ClubRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached("SELECT club_id, name, created_ms FROM clubs WHERE club_id = $1")
+            .await
+            .map_err(map_pg)?;
+        let row = client.query_opt(&stmt, &[&club_id]).await.map_err(map_pg)?;
+        row.map(|r| {
+            Ok(ClubRow {
+                club_id: get(&r, "club_id")?,
+                name: get(&r, "name")?,
+                created_ms: get(&r, "created_ms")?,
+            })
+        })
+        .transpose()
+    }
+
+    async fn create_table(
+        &self,
+        table: &TableRow,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        check_new_table(table, idem)?;
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(map_pg)?;
+        if let Some(idem) = idem {
+            insert_idem(&tx, idem).await?;
+        }
+        let stmt = tx
+            .prepare_cached(&format!(
+                "INSERT INTO game_tables ({TABLE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+            ))
+            .await
+            .map_err(map_pg)?;
+        tx.execute(
+            &stmt,
+            &[
+                &table.club_id,
+                &table.table_id,
+                &table.game,
+                &table.rules,
+                &table.setup,
+                &table.match_state,
+                &table.match_version,
+                &table.created_ms,
+            ],
+        )
+        .await
+        .map_err(map_pg)?;
+        let stmt = tx
+            .prepare_cached(&format!(
+                "INSERT INTO seats ({SEAT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+            ))
+            .await
+            .map_err(map_pg)?;
+        for s in &table.seats {
+            tx.execute(
+                &stmt,
+                &[
+                    &table.club_id,
+                    &table.table_id,
+                    &s.seat,
+                    &s.player,
+                    &s.token_id,
+                    &s.token_hash,
+                    &s.public_key,
+                ],
+            )
+            .await
+            .map_err(map_pg)?;
+        }
+        commit(tx).await
+    }
+
+    async fn get_table(
+        &self,
+        club_id: &str,
+        table_id: &str,
+    ) -> Result<Option<TableRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "SELECT {TABLE_COLS} FROM game_tables WHERE club_id = $1 AND table_id = $2"
+            ))
+            .await
+            .map_err(map_pg)?;
+        let Some(row) = client
+            .query_opt(&stmt, &[&club_id, &table_id])
+            .await
+            .map_err(map_pg)?
+        else {
+            return Ok(None);
+        };
+        let seats = seats_of(&client, club_id, table_id).await?;
+        table_from(&row, seats).map(Some)
+    }
+
+    async fn list_tables(&self, club_id: &str) -> Result<Vec<TableRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "SELECT {TABLE_COLS} FROM game_tables WHERE club_id = $1 ORDER BY table_id"
+            ))
+            .await
+            .map_err(map_pg)?;
+        let tables = client.query(&stmt, &[&club_id]).await.map_err(map_pg)?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "SELECT {SEAT_COLS} FROM seats WHERE club_id = $1 ORDER BY table_id, seat"
+            ))
+            .await
+            .map_err(map_pg)?;
+        let mut seats: HashMap<String, Vec<SeatRow>> = HashMap::new();
+        for r in client.query(&stmt, &[&club_id]).await.map_err(map_pg)? {
+            seats
+                .entry(get(&r, "table_id")?)
+                .or_default()
+                .push(seat_from(&r)?);
+        }
+        tables
+            .iter()
+            .map(|r| {
+                let id: String = get(r, "table_id")?;
+                table_from(r, seats.remove(&id).unwrap_or_default())
+            })
+            .collect()
+    }
+
+    async fn find_seat_by_token(&self, token_id: &str) -> Result<Option<SeatLookup>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "SELECT {SEAT_COLS} FROM seats WHERE token_id = $1"
+            ))
+            .await
+            .map_err(map_pg)?;
+        let row = client
+            .query_opt(&stmt, &[&token_id])
+            .await
+            .map_err(map_pg)?;
+        row.map(|r| {
+            Ok(SeatLookup {
+                club_id: get(&r, "club_id")?,
+                table_id: get(&r, "table_id")?,
+                seat: seat_from(&r)?,
+            })
+        })
+        .transpose()
+    }
+
+    async fn next_hand_no(&self, club_id: &str, table_id: &str) -> Result<i64, StoreError> {
+        let client = self.client().await?;
+        next_hand_no_on(&client, club_id, table_id).await
+    }
+
+    async fn create_hand(
+        &self,
+        hand: &HandRow,
+        first_event: &EventRow,
+        secrets: &[SecretRow],
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        check_new_hand(hand, first_event, secrets, idem)?;
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(map_pg)?;
+        let result: Result<(), Fail> = async {
+            if let Some(idem) = idem {
+                insert_idem(&tx, idem).await?;
+            }
+            let stmt = tx
+                .prepare_cached(&format!(
+                    "INSERT INTO hands ({HAND_COLS}) VALUES ($1, $2, $3, $4, $5, $6, 1, \
+                        $7, $8, $9, $10, $11)"
+                ))
+                .await
+                .map_err(map_pg)?;
+            tx.execute(
+                &stmt,
+                &[
+                    &hand.club_id,
+                    &hand.hand_id,
+                    &hand.table_id,
+                    &hand.game,
+                    &hand.hand_no,
+                    &hand.status.as_str(),
+                    &hand.players,
+                    &hand.started_ms,
+                    &hand.ended_ms,
+                    &hand.outcome,
+                    &hand.abandon_reason,
+                ],
+            )
+            .await
+            .map_err(|e| match violated(&e) {
+                Some("hands_hand_no_key") => Fail::HandNoTaken,
+                _ => Fail::Store(map_pg(e)),
+            })?;
+            let stmt = tx
+                .prepare_cached(
+                    "INSERT INTO hand_players (club_id, hand_id, seat, \
+                    player) VALUES ($1, $2, $3, $4)",
+                )
+                .await
+                .map_err(map_pg)?;
+            for (seat, player) in (0_i16..).zip(&hand.players) {
+                tx.execute(&stmt, &[&hand.club_id, &hand.hand_id, &seat, player])
+                    .await
+                    .map_err(map_pg)?;
+            }
+            let gid = claim_gids(&tx, &hand.club_id, 1).await?;
+            insert_events(&tx, std::slice::from_ref(first_event), gid).await?;
+            insert_secrets(&tx, secrets).await?;
+            Ok(())
+        }
+        .await;
+        match result {
+            Ok(()) => commit(tx).await,
+            Err(Fail::Store(e)) => Err(e),
+            Err(Fail::HandNoTaken) => {
+                // The number was taken: report the table's actual next number.
+                let _ = tx.rollback().await;
+                let found = next_hand_no_on(&client, &hand.club_id, &hand.table_id).await?;
+                Err(StoreError::Conflict {
+                    expected: hand.hand_no,
+                    found,
+                })
+            }
+            Err(Fail::SeqTaken) => Err(StoreError::Internal(
+                "create_hand: event rows without a hand".into(),
+            )),
+        }
+    }
+
+    async fn append(&self, req: &AppendRequest) -> Result<(), StoreError> {
+        check_append(req)?;
+        let n = i64::try_from(req.events.len())
+            .map_err(|_| StoreError::Internal("too many events".into()))?;
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(map_pg)?;
+        let result: Result<(), Fail> = async {
+            if let Some(idem) = &req.idem {
+                insert_idem(&tx, idem).await?;
+            }
+            let stmt = tx
+                .prepare_cached(
+                    "SELECT next_seq, table_id FROM hands WHERE club_id = $1 AND \
+                        hand_id = $2 FOR NO KEY UPDATE",
+                )
+                .await
+                .map_err(map_pg)?;
+            let row = tx
+                .query_opt(&stmt, &[&req.club_id, &req.hand_id])
+                .await
+                .map_err(map_pg)?
+                .ok_or(StoreError::NotFound("hand"))?;
+            let next_seq: i64 = get(&row, "next_seq")?;
+            if next_seq != req.expected_seq {
+                return Err(StoreError::Conflict {
+                    expected: req.expected_seq,
+                    found: next_seq,
+                }
+                .into());
+            }
+            if let Some(tu) = &req.table_update {
+                let hand_table: String = get(&row, "table_id")?;
+                if hand_table != tu.table_id {
+                    return Err(Fail::Store(StoreError::Internal(
+                        "append: table update for another table".into(),
+                    )));
+                }
+                let stmt = tx
+                    .prepare_cached(
+                        "UPDATE game_tables \
+                         SET match_state = $3, match_version = match_version + 1 \
+                         WHERE club_id = $1 AND table_id = $2 AND match_version = $4",
+                    )
+                    .await
+                    .map_err(map_pg)?;
+                let updated = tx
+                    .execute(
+                        &stmt,
+                        &[
+                            &req.club_id,
+                            &tu.table_id,
+                            &tu.match_state,
+                            &tu.expected_match_version,
+                        ],
+                    )
+                    .await
+                    .map_err(map_pg)?;
+                if updated == 0 {
+                    let stmt = tx
+                        .prepare_cached(
+                            "SELECT match_version FROM game_tables WHERE \
+                            club_id = $1 AND table_id = $2",
+                        )
+                        .await
+                        .map_err(map_pg)?;
+                    let row = tx
+                        .query_opt(&stmt, &[&req.club_id, &tu.table_id])
+                        .await
+                        .map_err(map_pg)?
+                        .ok_or(StoreError::NotFound("table"))?;
+                    return Err(StoreError::Conflict {
+                        expected: tu.expected_match_version,
+                        found: get(&row, "match_version")?,
+                    }
+                    .into());
+                }
+            }
+            let gid = claim_gids(&tx, &req.club_id, n).await?;
+            insert_events(&tx, &req.events, gid).await?;
+            let stmt = tx
+                .prepare_cached(
+                    "UPDATE hands SET next_seq = $3, \
+                         status = COALESCE($4, status), \
+                         ended_ms = COALESCE($5, ended_ms), \
+                         outcome = COALESCE($6, outcome), \
+                         abandon_reason = COALESCE($7, abandon_reason) \
+                     WHERE club_id = $1 AND hand_id = $2",
+                )
+                .await
+                .map_err(map_pg)?;
+            let hu = req.hand_update.as_ref();
+            tx.execute(
+                &stmt,
+                &[
+                    &req.club_id,
+                    &req.hand_id,
+                    &(req.expected_seq + n),
+                    &hu.map(|u| u.status.as_str()),
+                    &hu.and_then(|u| u.ended_ms),
+                    &hu.and_then(|u| u.outcome.as_ref()),
+                    &hu.and_then(|u| u.abandon_reason.as_deref()),
+                ],
+            )
+            .await
+            .map_err(map_pg)?;
+            insert_secrets(&tx, &req.new_secrets).await?;
+            Ok(())
+        }
+        .await;
+        match result {
+            Ok(()) => commit(tx).await,
+            Err(Fail::Store(e)) => Err(e),
+            Err(Fail::SeqTaken | Fail::HandNoTaken) => {
+                // A unique violation on (club_id, hand_id, seq): an event row the
+                // hand's next_seq does not account for. Report where the log ends.
+                let _ = tx.rollback().await;
+                let found = log_end_on(&client, &req.club_id, &req.hand_id).await?;
+                tracing::warn!(
+                    club_id = %req.club_id,
+                    hand_id = %req.hand_id,
+                    "event row beyond next_seq"
+                );
+                Err(StoreError::Conflict {
+                    expected: req.expected_seq,
+                    found,
+                })
+            }
+        }
+    }
+
+    async fn get_hand(&self, club_id: &str, hand_id: &str) -> Result<Option<HandRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "SELECT {HAND_COLS} FROM hands WHERE club_id = $1 AND hand_id = $2"
+            ))
+            .await
+            .map_err(map_pg)?;
+        let row = client
+            .query_opt(&stmt, &[&club_id, &hand_id])
+            .await
+            .map_err(map_pg)?;
+        row.as_ref().map(hand_from).transpose()
+    }
+
+    async fn list_events(
+        &self,
+        club_id: &str,
+        hand_id: &str,
+        from_seq: i64,
+        limit: i64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "SELECT {EVENT_COLS} FROM events WHERE club_id = $1 AND hand_id = $2 AND seq >= $3 \
+                 ORDER BY seq LIMIT $4"
+            ))
+            .await
+            .map_err(map_pg)?;
+        let rows = client
+            .query(&stmt, &[&club_id, &hand_id, &from_seq, &page_limit(limit)])
+            .await
+            .map_err(map_pg)?;
+        rows.iter().map(event_from).collect()
+    }
+
+    async fn list_club_events(
+        &self,
+        club_id: &str,
+        from_gid: i64,
+        limit: i64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "SELECT {EVENT_COLS} FROM events WHERE club_id = $1 AND gid >= $2 ORDER \
+                    BY gid LIMIT $3"
+            ))
+            .await
+            .map_err(map_pg)?;
+        let rows = client
+            .query(&stmt, &[&club_id, &from_gid, &page_limit(limit)])
+            .await
+            .map_err(map_pg)?;
+        rows.iter().map(event_from).collect()
+    }
+
+    async fn get_secrets(
+        &self,
+        club_id: &str,
+        hand_id: &str,
+    ) -> Result<Vec<SecretRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "SELECT club_id, hand_id, shuffle, sealed FROM hand_secrets \
+                 WHERE club_id = $1 AND hand_id = $2 ORDER BY shuffle",
+            )
+            .await
+            .map_err(map_pg)?;
+        let rows = client
+            .query(&stmt, &[&club_id, &hand_id])
+            .await
+            .map_err(map_pg)?;
+        rows.iter()
+            .map(|r| {
+                Ok(SecretRow {
+                    club_id: get(r, "club_id")?,
+                    hand_id: get(r, "hand_id")?,
+                    shuffle: get(r, "shuffle")?,
+                    sealed: get(r, "sealed")?,
+                })
+            })
+            .collect()
+    }
+
+    async fn get_idempotency(
+        &self,
+        club_id: &str,
+        key: &str,
+    ) -> Result<Option<IdemRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "SELECT club_id, key, request_hash, status, response, created_ms \
+                 FROM idempotency_keys \
+                 WHERE club_id = $1 AND key = $2",
+            )
+            .await
+            .map_err(map_pg)?;
+        let row = client
+            .query_opt(&stmt, &[&club_id, &key])
+            .await
+            .map_err(map_pg)?;
+        row.as_ref().map(idem_from).transpose()
+    }
+
+    async fn list_hands(
+        &self,
+        club_id: &str,
+        filter: &HandFilter,
+    ) -> Result<Vec<HandRow>, StoreError> {
+        let status = filter.status.map(|s| s.as_str());
+        let limit = page_limit(filter.limit);
+        let mut sql = format!("SELECT {HAND_COLS} FROM hands h WHERE h.club_id = $1");
+        let mut params: Vec<&(dyn ToSql + Sync)> = vec![&club_id];
+        if let Some(t) = &filter.table_id {
+            bind(&mut sql, &mut params, " AND h.table_id = $?", t);
+        }
+        if let Some(g) = &filter.game {
+            bind(&mut sql, &mut params, " AND h.game = $?", g);
+        }
+        if let Some(s) = &status {
+            bind(&mut sql, &mut params, " AND h.status = $?", s);
+        }
+        if let Some(from) = &filter.started_from_ms {
+            bind(&mut sql, &mut params, " AND h.started_ms >= $?", from);
+        }
+        if let Some(to) = &filter.started_to_ms {
+            bind(&mut sql, &mut params, " AND h.started_ms < $?", to);
+        }
+        if let Some((ms, id)) = &filter.cursor {
+            bind(
+                &mut sql,
+                &mut params,
+                " AND (h.started_ms, h.hand_id) < ($?",
+                ms,
+            );
+            bind(&mut sql, &mut params, ", $?)", id);
+        }
+        if let Some(p) = &filter.player {
+            bind(
+                &mut sql,
+                &mut params,
+                " AND EXISTS (SELECT 1 FROM hand_players p WHERE p.club_id = h.club_id \
+                 AND p.hand_id = h.hand_id AND p.player = $?)",
+                p,
+            );
+        }
+        bind(
+            &mut sql,
+            &mut params,
+            " ORDER BY h.started_ms DESC, h.hand_id DESC LIMIT $?",
+            &limit,
+        );
+        let client = self.client().await?;
+        let rows = client.query(&sql, &params).await.map_err(map_pg)?;
+        rows.iter().map(hand_from).collect()
+    }
+
+    async fn current_hand(
+        &self,
+        club_id: &str,
+        table_id: &str,
+    ) -> Result<Option<HandRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "SELECT {HAND_COLS} FROM hands WHERE club_id = $1 AND table_id = $2 AND \
+                    status = 'in_progress'"
+            ))
+            .await
+            .map_err(map_pg)?;
+        let row = client
+            .query_opt(&stmt, &[&club_id, &table_id])
+            .await
+            .map_err(map_pg)?;
+        row.as_ref().map(hand_from).transpose()
+    }
+}
+
+/// Appends `clause` to `sql` with its `$?` replaced by the next parameter number.
+fn bind<'a>(
+    sql: &mut String,
+    params: &mut Vec<&'a (dyn ToSql + Sync)>,
+    clause: &str,
+    p: &'a (dyn ToSql + Sync),
+) {
+    params.push(p);
+    sql.push_str(&clause.replace("$?", &format!("${}", params.len())));
+}
+
+async fn insert_key(
+    tx: &deadpool_postgres::Transaction<'_>,
+    key: &ApiKeyRow,
+) -> Result<(), StoreError> {
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO api_keys (club_id, key_id, key_hash, role, created_ms) VALUES \
+                ($1, $2, $3, $4, $5)",
+        )
+        .await
+        .map_err(map_pg)?;
+    tx.execute(
+        &stmt,
+        &[
+            &key.club_id,
+            &key.key_id,
+            &key.key_hash,
+            &key.role.as_str(),
+            &key.created_ms,
+        ],
+    )
+    .await
+    .map_err(map_pg)?;
+    Ok(())
+}

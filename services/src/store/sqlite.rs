@@ -1,0 +1,1147 @@
+//! [`Store`] on an embedded SQLite file: the default, which needs no database server.
+//!
+//! One connection behind a mutex, used from tokio's blocking pool. Every write is one
+//! `BEGIN IMMEDIATE` transaction, which takes SQLite's single write lock up front: the
+//! checks it makes (the hand's `next_seq`, the table's `match_version`, the idempotency
+//! key) cannot be overtaken by another writer, in this process or another one.
+//! The file is in WAL mode with `synchronous = FULL`, so a commit that returned is on
+//! disk; foreign keys are enforced.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use rusqlite::types::Value as SqlValue;
+use rusqlite::{
+    params, params_from_iter, Connection, ErrorCode, OptionalExtension, Row, Transaction,
+    TransactionBehavior,
+};
+use serde_json::Value;
+
+use super::{
+    check_append, check_key_club, check_new_hand, check_new_table, page_limit, parse_role,
+    parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, IdemRow,
+    SeatLookup, SeatRow, SecretRow, Store, StoreError, TableRow,
+};
+
+mod embedded {
+    refinery::embed_migrations!("../schema/sqlite");
+}
+
+/// How long a write waits for another process's write lock before giving up with
+/// [`StoreError::Unavailable`].
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The embedded store: one SQLite file.
+#[derive(Debug, Clone)]
+pub struct SqliteStore {
+    conn: Arc<Mutex<Connection>>,
+    path: PathBuf,
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database file at `path`, and its folder.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, StoreError> {
+        let path = path.as_ref().to_path_buf();
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                StoreError::Config(format!("cannot create data folder {}: {e}", dir.display()))
+            })?;
+        }
+        let conn = Connection::open(&path).map_err(map_sqlite)?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(map_sqlite)?;
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .map_err(map_sqlite)?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::Config(format!(
+                "{} cannot use WAL mode (got {mode})",
+                path.display()
+            )));
+        }
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(map_sqlite)?;
+        conn.pragma_update(None, "foreign_keys", true)
+            .map_err(map_sqlite)?;
+        Ok(SqliteStore {
+            conn: Arc::new(Mutex::new(conn)),
+            path,
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `f` on the connection on tokio's blocking pool.
+    async fn run<T, F>(&self, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
+    {
+        let conn = Arc::clone(&self.conn);
+        tokio::task::spawn_blocking(move || {
+            // A panic while holding the lock left no transaction open (rusqlite rolls
+            // back on drop), so the connection is still usable.
+            let mut conn = conn.lock().unwrap_or_else(PoisonError::into_inner);
+            f(&mut conn)
+        })
+        .await
+        .map_err(|e| StoreError::Internal(format!("sqlite task: {e}")))?
+    }
+
+    /// Runs `f` in one `BEGIN IMMEDIATE` transaction, committed if `f` succeeds.
+    async fn write<T, F>(&self, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Transaction<'_>) -> Result<T, StoreError> + Send + 'static,
+    {
+        self.run(move |conn| {
+            let tx = conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(map_sqlite)?;
+            let out = f(&tx)?;
+            tx.commit().map_err(map_sqlite)?;
+            Ok(out)
+        })
+        .await
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Errors
+
+/// Maps an SQLite error. The checks each write makes first leave only races with other
+/// processes and out-of-band rows to land here.
+fn map_sqlite(e: rusqlite::Error) -> StoreError {
+    if let rusqlite::Error::SqliteFailure(f, msg) = &e {
+        let msg = msg.as_deref().unwrap_or_default();
+        match f.code {
+            ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked => {
+                tracing::warn!(error = %e, "sqlite busy");
+                return StoreError::Unavailable("database busy".into());
+            }
+            ErrorCode::ConstraintViolation => {
+                if let Some(cols) = msg.strip_prefix("UNIQUE constraint failed: ") {
+                    if let Some(err) = unique_violation(cols) {
+                        return err;
+                    }
+                }
+            }
+            ErrorCode::CannotOpen
+            | ErrorCode::DiskFull
+            | ErrorCode::SystemIoFailure
+            | ErrorCode::ReadOnly
+            | ErrorCode::FileLockingProtocolFailed => {
+                tracing::error!(error = %e, "sqlite unavailable");
+                return StoreError::Unavailable(format!("sqlite: {e}"));
+            }
+            _ => {}
+        }
+    }
+    tracing::error!(error = %e, "sqlite error");
+    StoreError::Internal(format!("sqlite: {e}"))
+}
+
+/// The error for a unique violation, from SQLite's list of the columns involved.
+fn unique_violation(cols: &str) -> Option<StoreError> {
+    Some(match cols {
+        "clubs.club_id" => StoreError::Duplicate("club"),
+        "api_keys.key_id" | "api_keys.club_id, api_keys.key_id" => StoreError::Duplicate("api key"),
+        "game_tables.club_id, game_tables.table_id" => StoreError::Duplicate("table"),
+        "seats.token_id" => StoreError::Duplicate("seat token"),
+        "seats.club_id, seats.table_id, seats.seat" => StoreError::Duplicate("seat"),
+        "hands.club_id, hands.hand_id" => StoreError::Duplicate("hand"),
+        "hands.club_id, hands.table_id" => StoreError::Conflict {
+            expected: 0,
+            found: 1,
+        },
+        "hand_secrets.club_id, hand_secrets.hand_id, hand_secrets.shuffle" => {
+            StoreError::Duplicate("secret")
+        }
+        "idempotency_keys.club_id, idempotency_keys.key" => StoreError::IdempotencyConflict,
+        _ => return None,
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Rows
+
+const HAND_COLS: &str = "club_id, hand_id, table_id, game, hand_no, status, next_seq, players, \
+     started_ms, ended_ms, outcome, abandon_reason";
+const EVENT_COLS: &str = "club_id, hand_id, seq, gid, kind, hash, prev_hash, record, created_ms";
+const TABLE_COLS: &str =
+    "club_id, table_id, game, rules, setup, match_state, match_version, created_ms";
+const SEAT_COLS: &str = "club_id, table_id, seat, player, token_id, token_hash, public_key";
+
+/// A row's columns as read, before the JSON and enum columns are decoded (decoding
+/// errors are [`StoreError`]s, which rusqlite's row closures cannot return).
+struct RawHand {
+    club_id: String,
+    hand_id: String,
+    table_id: String,
+    game: String,
+    hand_no: i64,
+    status: String,
+    next_seq: i64,
+    players: String,
+    started_ms: i64,
+    ended_ms: Option<i64>,
+    outcome: Option<String>,
+    abandon_reason: Option<String>,
+}
+
+fn raw_hand(r: &Row<'_>) -> rusqlite::Result<RawHand> {
+    Ok(RawHand {
+        club_id: r.get(0)?,
+        hand_id: r.get(1)?,
+        table_id: r.get(2)?,
+        game: r.get(3)?,
+        hand_no: r.get(4)?,
+        status: r.get(5)?,
+        next_seq: r.get(6)?,
+        players: r.get(7)?,
+        started_ms: r.get(8)?,
+        ended_ms: r.get(9)?,
+        outcome: r.get(10)?,
+        abandon_reason: r.get(11)?,
+    })
+}
+
+impl RawHand {
+    fn decode(self) -> Result<HandRow, StoreError> {
+        Ok(HandRow {
+            club_id: self.club_id,
+            hand_id: self.hand_id,
+            table_id: self.table_id,
+            game: self.game,
+            hand_no: self.hand_no,
+            status: parse_status(&self.status)?,
+            next_seq: self.next_seq,
+            players: serde_json::from_str(&self.players)?,
+            started_ms: self.started_ms,
+            ended_ms: self.ended_ms,
+            outcome: self
+                .outcome
+                .as_deref()
+                .map(serde_json::from_str)
+                .transpose()?,
+            abandon_reason: self.abandon_reason,
+        })
+    }
+}
+
+struct RawEvent {
+    club_id: String,
+    hand_id: String,
+    seq: i64,
+    gid: i64,
+    kind: String,
+    hash: String,
+    prev_hash: String,
+    record: String,
+    created_ms: i64,
+}
+
+fn raw_event(r: &Row<'_>) -> rusqlite::Result<RawEvent> {
+    Ok(RawEvent {
+        club_id: r.get(0)?,
+        hand_id: r.get(1)?,
+        seq: r.get(2)?,
+        gid: r.get(3)?,
+        kind: r.get(4)?,
+        hash: r.get(5)?,
+        prev_hash: r.get(6)?,
+        record: r.get(7)?,
+        created_ms: r.get(8)?,
+    })
+}
+
+impl RawEvent {
+    fn decode(self) -> Result<EventRow, StoreError> {
+        Ok(EventRow {
+            club_id: self.club_id,
+            hand_id: self.hand_id,
+            seq: self.seq,
+            gid: Some(self.gid),
+            kind: self.kind,
+            hash: self.hash,
+            prev_hash: self.prev_hash,
+            record: serde_json::from_str(&self.record)?,
+            created_ms: self.created_ms,
+        })
+    }
+}
+
+struct RawTable {
+    club_id: String,
+    table_id: String,
+    game: String,
+    rules: String,
+    setup: String,
+    match_state: String,
+    match_version: i64,
+    created_ms: i64,
+}
+
+fn raw_table(r: &Row<'_>) -> rusqlite::Result<RawTable> {
+    Ok(RawTable {
+        club_id: r.get(0)?,
+        table_id: r.get(1)?,
+        game: r.get(2)?,
+        rules: r.get(3)?,
+        setup: r.get(4)?,
+        match_state: r.get(5)?,
+        match_version: r.get(6)?,
+        created_ms: r.get(7)?,
+    })
+}
+
+impl RawTable {
+    fn decode(self, seats: Vec<SeatRow>) -> Result<TableRow, StoreError> {
+        Ok(TableRow {
+            club_id: self.club_id,
+            table_id: self.table_id,
+            game: self.game,
+            rules: serde_json::from_str(&self.rules)?,
+            setup: serde_json::from_str(&self.setup)?,
+            match_state: serde_json::from_str(&self.match_state)?,
+            match_version: self.match_version,
+            seats,
+            created_ms: self.created_ms,
+        })
+    }
+}
+
+/// `(club_id, table_id, seat)` from a row of `SEAT_COLS`.
+fn seat_row(r: &Row<'_>) -> rusqlite::Result<(String, String, SeatRow)> {
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        SeatRow {
+            seat: r.get(2)?,
+            player: r.get(3)?,
+            token_id: r.get(4)?,
+            token_hash: r.get(5)?,
+            public_key: r.get(6)?,
+        },
+    ))
+}
+
+fn json(v: &Value) -> Result<String, StoreError> {
+    Ok(serde_json::to_string(v)?)
+}
+
+fn opt_json(v: Option<&Value>) -> Result<Option<String>, StoreError> {
+    v.map(json).transpose()
+}
+
+// ---------------------------------------------------------------------------------------
+// Statements shared by several writes
+
+fn exists(tx: &Connection, sql: &str, a: &str, b: Option<&str>) -> Result<bool, StoreError> {
+    let mut stmt = tx.prepare_cached(sql).map_err(map_sqlite)?;
+    let found = match b {
+        Some(b) => stmt.exists(params![a, b]),
+        None => stmt.exists(params![a]),
+    };
+    found.map_err(map_sqlite)
+}
+
+fn require_club(tx: &Connection, club_id: &str) -> Result<(), StoreError> {
+    if !exists(tx, "SELECT 1 FROM clubs WHERE club_id = ?1", club_id, None)? {
+        return Err(StoreError::NotFound("club"));
+    }
+    Ok(())
+}
+
+/// Records the idempotency row, first thing in the transaction, as in PostgreSQL.
+fn insert_idem(tx: &Connection, idem: &IdemRow) -> Result<(), StoreError> {
+    require_club(tx, &idem.club_id)?;
+    if exists(
+        tx,
+        "SELECT 1 FROM idempotency_keys WHERE club_id = ?1 AND key = ?2",
+        &idem.club_id,
+        Some(&idem.key),
+    )? {
+        return Err(StoreError::IdempotencyConflict);
+    }
+    tx.prepare_cached(
+        "INSERT INTO idempotency_keys (club_id, key, request_hash, status, response, created_ms) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )
+    .and_then(|mut s| {
+        s.execute(params![
+            idem.club_id,
+            idem.key,
+            idem.request_hash,
+            idem.status,
+            json(&idem.response)
+                .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?,
+            idem.created_ms
+        ])
+    })
+    .map_err(map_sqlite)?;
+    Ok(())
+}
+
+fn insert_key(tx: &Connection, key: &ApiKeyRow) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "INSERT INTO api_keys (club_id, key_id, key_hash, role, \
+        created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )
+    .and_then(|mut s| {
+        s.execute(params![
+            key.club_id,
+            key.key_id,
+            key.key_hash,
+            key.role.as_str(),
+            key.created_ms
+        ])
+    })
+    .map_err(map_sqlite)?;
+    Ok(())
+}
+
+/// Takes `n` club-wide event numbers.
+fn claim_gids(tx: &Connection, club_id: &str, n: i64) -> Result<i64, StoreError> {
+    tx.prepare_cached(
+        "UPDATE clubs SET next_gid = next_gid + ?2 WHERE club_id = ?1 RETURNING next_gid - ?2",
+    )
+    .and_then(|mut s| s.query_row(params![club_id, n], |r| r.get(0)).optional())
+    .map_err(map_sqlite)?
+    .ok_or(StoreError::NotFound("club"))
+}
+
+fn insert_events(tx: &Connection, events: &[EventRow], first_gid: i64) -> Result<(), StoreError> {
+    let mut stmt = tx
+        .prepare_cached(
+            "INSERT INTO events \
+             (club_id, hand_id, seq, gid, kind, hash, prev_hash, record, created_ms) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )
+        .map_err(map_sqlite)?;
+    for (gid, ev) in (first_gid..).zip(events) {
+        stmt.execute(params![
+            ev.club_id,
+            ev.hand_id,
+            ev.seq,
+            gid,
+            ev.kind,
+            ev.hash,
+            ev.prev_hash,
+            json(&ev.record)?,
+            ev.created_ms
+        ])
+        .map_err(map_sqlite)?;
+    }
+    Ok(())
+}
+
+fn insert_secrets(tx: &Connection, secrets: &[SecretRow]) -> Result<(), StoreError> {
+    let mut stmt = tx
+        .prepare_cached(
+            "INSERT INTO hand_secrets (club_id, hand_id, shuffle, sealed) VALUES (?1, ?2, ?3, ?4)",
+        )
+        .map_err(map_sqlite)?;
+    for s in secrets {
+        stmt.execute(params![s.club_id, s.hand_id, s.shuffle, s.sealed])
+            .map_err(map_sqlite)?;
+    }
+    Ok(())
+}
+
+fn next_hand_no_on(conn: &Connection, club_id: &str, table_id: &str) -> Result<i64, StoreError> {
+    conn.prepare_cached(
+        "SELECT COALESCE(MAX(hand_no), 0) + 1 FROM hands WHERE club_id = ?1 AND table_id = ?2",
+    )
+    .and_then(|mut s| s.query_row(params![club_id, table_id], |r| r.get(0)))
+    .map_err(map_sqlite)
+}
+
+/// One past the highest `seq` stored for the hand.
+fn log_end_on(conn: &Connection, club_id: &str, hand_id: &str) -> Result<i64, StoreError> {
+    conn.prepare_cached(
+        "SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE club_id = ?1 AND hand_id = ?2",
+    )
+    .and_then(|mut s| s.query_row(params![club_id, hand_id], |r| r.get(0)))
+    .map_err(map_sqlite)
+}
+
+fn query_hands(
+    conn: &Connection,
+    sql: &str,
+    args: &[SqlValue],
+) -> Result<Vec<HandRow>, StoreError> {
+    let mut stmt = conn.prepare_cached(sql).map_err(map_sqlite)?;
+    let raws = stmt
+        .query_map(params_from_iter(args), raw_hand)
+        .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
+        .map_err(map_sqlite)?;
+    raws.into_iter().map(RawHand::decode).collect()
+}
+
+fn query_events(
+    conn: &Connection,
+    sql: &str,
+    args: &[SqlValue],
+) -> Result<Vec<EventRow>, StoreError> {
+    let mut stmt = conn.prepare_cached(sql).map_err(map_sqlite)?;
+    let raws = stmt
+        .query_map(params_from_iter(args), raw_event)
+        .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
+        .map_err(map_sqlite)?;
+    raws.into_iter().map(RawEvent::decode).collect()
+}
+
+// ---------------------------------------------------------------------------------------
+
+#[async_trait]
+impl Store for SqliteStore {
+    async fn migrate(&self) -> Result<(), StoreError> {
+        self.run(|conn| {
+            // Each migration commits with its history row. Another process migrating
+            // the same file at once makes our run fail on the tables it just created;
+            // a second run then sees its history and has nothing left to do. A broken
+            // migration fails the second run the same way.
+            let report = embedded::migrations::runner()
+                .run(conn)
+                .or_else(|e| {
+                    tracing::warn!(error = %e, "sqlite migration failed; retrying once");
+                    embedded::migrations::runner().run(conn)
+                })
+                .map_err(|e| StoreError::Internal(format!("sqlite migration: {e}")))?;
+            for m in report.applied_migrations() {
+                tracing::info!(migration = %m, "applied");
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.run(|conn| {
+            conn.query_row("SELECT 1", [], |_| Ok(()))
+                .map_err(map_sqlite)
+        })
+        .await
+    }
+
+    async fn create_club(&self, club: &ClubRow, admin_key: &ApiKeyRow) -> Result<(), StoreError> {
+        check_key_club(club, admin_key)?;
+        let (club, key) = (club.clone(), admin_key.clone());
+        self.write(move |tx| {
+            tx.prepare_cached("INSERT INTO clubs (club_id, name, created_ms) VALUES (?1, ?2, ?3)")
+                .and_then(|mut s| s.execute(params![club.club_id, club.name, club.created_ms]))
+                .map_err(map_sqlite)?;
+            insert_key(tx, &key)
+        })
+        .await
+    }
+
+    async fn add_api_key(&self, key: &ApiKeyRow) -> Result<(), StoreError> {
+        let key = key.clone();
+        self.write(move |tx| {
+            require_club(tx, &key.club_id)?;
+            insert_key(tx, &key)
+        })
+        .await
+    }
+
+    async fn find_api_key(&self, key_id: &str) -> Result<Option<ApiKeyRow>, StoreError> {
+        let key_id = key_id.to_owned();
+        self.run(move |conn| {
+            let raw = conn
+                .prepare_cached(
+                    "SELECT club_id, key_id, key_hash, role, created_ms \
+                    FROM api_keys WHERE key_id = ?1",
+                )
+                .and_then(|mut s| {
+                    s.query_row(params![key_id], |r| {
+                        Ok((
+                            r.get(0)?,
+                            r.get(1)?,
+                            r.get(2)?,
+                            r.get::<_, String>(3)?,
+                            r.get(4)?,
+                        ))
+                    })
+                    .optional()
+                })
+                .map_err(map_sqlite)?;
+            raw.map(|(club_id, key_id, key_hash, role, created_ms)| {
+                Ok(ApiKeyRow {
+                    club_id,
+                    key_id,
+                    key_hash,
+                    role: parse_role(&role)?,
+                    created_ms,
+                })
+            })
+            .transpose()
+        })
+        .await
+    }
+
+    async fn get_club(&self, club_id: &str) -> Result<Option<ClubRow>, StoreError> {
+        let club_id = club_id.to_owned();
+        self.run(move |conn| {
+            conn.prepare_cached("SELECT club_id, name, created_ms FROM clubs WHERE club_id = ?1")
+                .and_then(|mut s| {
+                    s.query_row(params![club_id], |r| {
+                        Ok(ClubRow {
+                            club_id: r.get(0)?,
+                            name: r.get(1)?,
+                            created_ms: r.get(2)?,
+                        })
+                    })
+                    .optional()
+                })
+                .map_err(map_sqlite)
+        })
+        .await
+    }
+
+    async fn create_table(
+        &self,
+        table: &TableRow,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        check_new_table(table, idem)?;
+        let (t, idem) = (table.clone(), idem.cloned());
+        self.write(move |tx| {
+            if let Some(idem) = &idem {
+                insert_idem(tx, idem)?;
+            }
+            require_club(tx, &t.club_id)?;
+            tx.prepare_cached(&format!(
+                "INSERT INTO game_tables ({TABLE_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+            ))
+            .and_then(|mut s| {
+                s.execute(params![
+                    t.club_id,
+                    t.table_id,
+                    t.game,
+                    json(&t.rules).map_err(to_sql_err)?,
+                    json(&t.setup).map_err(to_sql_err)?,
+                    json(&t.match_state).map_err(to_sql_err)?,
+                    t.match_version,
+                    t.created_ms
+                ])
+            })
+            .map_err(map_sqlite)?;
+            let mut stmt = tx
+                .prepare_cached(&format!(
+                    "INSERT INTO seats ({SEAT_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+                ))
+                .map_err(map_sqlite)?;
+            for s in &t.seats {
+                stmt.execute(params![
+                    t.club_id,
+                    t.table_id,
+                    s.seat,
+                    s.player,
+                    s.token_id,
+                    s.token_hash,
+                    s.public_key
+                ])
+                .map_err(map_sqlite)?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn get_table(
+        &self,
+        club_id: &str,
+        table_id: &str,
+    ) -> Result<Option<TableRow>, StoreError> {
+        let (club_id, table_id) = (club_id.to_owned(), table_id.to_owned());
+        self.run(move |conn| {
+            let raw = conn
+                .prepare_cached(&format!(
+                    "SELECT {TABLE_COLS} FROM game_tables WHERE club_id = ?1 AND table_id = ?2"
+                ))
+                .and_then(|mut s| {
+                    s.query_row(params![club_id, table_id], raw_table)
+                        .optional()
+                })
+                .map_err(map_sqlite)?;
+            let Some(raw) = raw else { return Ok(None) };
+            let seats = conn
+                .prepare_cached(&format!(
+                    "SELECT {SEAT_COLS} FROM seats WHERE club_id = ?1 AND table_id = ?2 \
+                        ORDER BY seat"
+                ))
+                .and_then(|mut s| {
+                    s.query_map(params![club_id, table_id], seat_row)?
+                        .map(|r| r.map(|(_, _, seat)| seat))
+                        .collect::<rusqlite::Result<Vec<_>>>()
+                })
+                .map_err(map_sqlite)?;
+            raw.decode(seats).map(Some)
+        })
+        .await
+    }
+
+    async fn list_tables(&self, club_id: &str) -> Result<Vec<TableRow>, StoreError> {
+        let club_id = club_id.to_owned();
+        self.run(move |conn| {
+            let raws = conn
+                .prepare_cached(&format!(
+                    "SELECT {TABLE_COLS} FROM game_tables WHERE club_id = ?1 ORDER BY table_id"
+                ))
+                .and_then(|mut s| {
+                    s.query_map(params![club_id], raw_table)?
+                        .collect::<rusqlite::Result<Vec<_>>>()
+                })
+                .map_err(map_sqlite)?;
+            let mut seats: HashMap<String, Vec<SeatRow>> = HashMap::new();
+            let all = conn
+                .prepare_cached(&format!(
+                    "SELECT {SEAT_COLS} FROM seats WHERE club_id = ?1 ORDER BY table_id, seat"
+                ))
+                .and_then(|mut s| {
+                    s.query_map(params![club_id], seat_row)?
+                        .collect::<rusqlite::Result<Vec<_>>>()
+                })
+                .map_err(map_sqlite)?;
+            for (_, table_id, seat) in all {
+                seats.entry(table_id).or_default().push(seat);
+            }
+            raws.into_iter()
+                .map(|raw| {
+                    let s = seats.remove(&raw.table_id).unwrap_or_default();
+                    raw.decode(s)
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn find_seat_by_token(&self, token_id: &str) -> Result<Option<SeatLookup>, StoreError> {
+        let token_id = token_id.to_owned();
+        self.run(move |conn| {
+            let found = conn
+                .prepare_cached(&format!(
+                    "SELECT {SEAT_COLS} FROM seats WHERE token_id = ?1"
+                ))
+                .and_then(|mut s| s.query_row(params![token_id], seat_row).optional())
+                .map_err(map_sqlite)?;
+            Ok(found.map(|(club_id, table_id, seat)| SeatLookup {
+                club_id,
+                table_id,
+                seat,
+            }))
+        })
+        .await
+    }
+
+    async fn next_hand_no(&self, club_id: &str, table_id: &str) -> Result<i64, StoreError> {
+        let (club_id, table_id) = (club_id.to_owned(), table_id.to_owned());
+        self.run(move |conn| next_hand_no_on(conn, &club_id, &table_id))
+            .await
+    }
+
+    async fn create_hand(
+        &self,
+        hand: &HandRow,
+        first_event: &EventRow,
+        secrets: &[SecretRow],
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        check_new_hand(hand, first_event, secrets, idem)?;
+        let (h, ev, secrets, idem) = (
+            hand.clone(),
+            first_event.clone(),
+            secrets.to_vec(),
+            idem.cloned(),
+        );
+        self.write(move |tx| {
+            if let Some(idem) = &idem {
+                insert_idem(tx, idem)?;
+            }
+            if !exists(
+                tx,
+                "SELECT 1 FROM game_tables WHERE club_id = ?1 AND table_id = ?2",
+                &h.club_id,
+                Some(&h.table_id),
+            )? {
+                return Err(StoreError::NotFound("table"));
+            }
+            if exists(
+                tx,
+                "SELECT 1 FROM hands WHERE club_id = ?1 AND hand_id = ?2",
+                &h.club_id,
+                Some(&h.hand_id),
+            )? {
+                return Err(StoreError::Duplicate("hand"));
+            }
+            if h.status == super::HandStatus::InProgress
+                && exists(
+                    tx,
+                    "SELECT 1 FROM hands WHERE club_id = ?1 AND table_id = ?2 AND \
+                        status = 'in_progress'",
+                    &h.club_id,
+                    Some(&h.table_id),
+                )?
+            {
+                return Err(StoreError::Conflict {
+                    expected: 0,
+                    found: 1,
+                });
+            }
+            let next_no = next_hand_no_on(tx, &h.club_id, &h.table_id)?;
+            let taken: bool = tx
+                .prepare_cached(
+                    "SELECT 1 FROM hands WHERE club_id = ?1 AND table_id = \
+                    ?2 AND hand_no = ?3",
+                )
+                .and_then(|mut s| s.exists(params![h.club_id, h.table_id, h.hand_no]))
+                .map_err(map_sqlite)?;
+            if taken {
+                return Err(StoreError::Conflict {
+                    expected: h.hand_no,
+                    found: next_no,
+                });
+            }
+            tx.prepare_cached(&format!(
+                "INSERT INTO hands ({HAND_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, \
+                    ?8, ?9, ?10, ?11)"
+            ))
+            .and_then(|mut s| {
+                s.execute(params![
+                    h.club_id,
+                    h.hand_id,
+                    h.table_id,
+                    h.game,
+                    h.hand_no,
+                    h.status.as_str(),
+                    serde_json::to_string(&h.players).map_err(|e| to_sql_err(e.into()))?,
+                    h.started_ms,
+                    h.ended_ms,
+                    opt_json(h.outcome.as_ref()).map_err(to_sql_err)?,
+                    h.abandon_reason
+                ])
+            })
+            .map_err(map_sqlite)?;
+            let mut stmt = tx
+                .prepare_cached(
+                    "INSERT INTO hand_players (club_id, hand_id, seat, \
+                    player) VALUES (?1, ?2, ?3, ?4)",
+                )
+                .map_err(map_sqlite)?;
+            for (seat, player) in (0_i64..).zip(&h.players) {
+                stmt.execute(params![h.club_id, h.hand_id, seat, player])
+                    .map_err(map_sqlite)?;
+            }
+            let gid = claim_gids(tx, &h.club_id, 1)?;
+            insert_events(tx, std::slice::from_ref(&ev), gid)?;
+            insert_secrets(tx, &secrets)
+        })
+        .await
+    }
+
+    async fn append(&self, req: &AppendRequest) -> Result<(), StoreError> {
+        check_append(req)?;
+        let n = i64::try_from(req.events.len())
+            .map_err(|_| StoreError::Internal("too many events".into()))?;
+        let req = req.clone();
+        self.write(move |tx| {
+            if let Some(idem) = &req.idem {
+                insert_idem(tx, idem)?;
+            }
+            let (next_seq, hand_table): (i64, String) = tx
+                .prepare_cached(
+                    "SELECT next_seq, table_id FROM hands WHERE club_id = \
+                    ?1 AND hand_id = ?2",
+                )
+                .and_then(|mut s| {
+                    s.query_row(params![req.club_id, req.hand_id], |r| {
+                        Ok((r.get(0)?, r.get(1)?))
+                    })
+                    .optional()
+                })
+                .map_err(map_sqlite)?
+                .ok_or(StoreError::NotFound("hand"))?;
+            if next_seq != req.expected_seq {
+                return Err(StoreError::Conflict {
+                    expected: req.expected_seq,
+                    found: next_seq,
+                });
+            }
+            let log_end = log_end_on(tx, &req.club_id, &req.hand_id)?;
+            if log_end != next_seq {
+                tracing::warn!(
+                    club_id = %req.club_id,
+                    hand_id = %req.hand_id,
+                    "event row beyond next_seq"
+                );
+                return Err(StoreError::Conflict {
+                    expected: req.expected_seq,
+                    found: log_end,
+                });
+            }
+            if let Some(tu) = &req.table_update {
+                if tu.table_id != hand_table {
+                    return Err(StoreError::Internal(
+                        "append: table update for another table".into(),
+                    ));
+                }
+                let version: i64 = tx
+                    .prepare_cached(
+                        "SELECT match_version FROM game_tables WHERE \
+                        club_id = ?1 AND table_id = ?2",
+                    )
+                    .and_then(|mut s| {
+                        s.query_row(params![req.club_id, tu.table_id], |r| r.get(0))
+                            .optional()
+                    })
+                    .map_err(map_sqlite)?
+                    .ok_or(StoreError::NotFound("table"))?;
+                if version != tu.expected_match_version {
+                    return Err(StoreError::Conflict {
+                        expected: tu.expected_match_version,
+                        found: version,
+                    });
+                }
+                tx.prepare_cached(
+                    "UPDATE game_tables SET match_state = ?3, match_version = match_version + 1 \
+                     WHERE club_id = ?1 AND table_id = ?2",
+                )
+                .and_then(|mut s| {
+                    s.execute(params![
+                        req.club_id,
+                        tu.table_id,
+                        json(&tu.match_state).map_err(to_sql_err)?
+                    ])
+                })
+                .map_err(map_sqlite)?;
+            }
+            let gid = claim_gids(tx, &req.club_id, n)?;
+            insert_events(tx, &req.events, gid)?;
+            let hu = req.hand_update.as_ref();
+            tx.prepare_cached(
+                "UPDATE hands SET next_seq = ?3, \
+                     status = COALESCE(?4, status), \
+                     ended_ms = COALESCE(?5, ended_ms), \
+                     outcome = COALESCE(?6, outcome), \
+                     abandon_reason = COALESCE(?7, abandon_reason) \
+                 WHERE club_id = ?1 AND hand_id = ?2",
+            )
+            .and_then(|mut s| {
+                s.execute(params![
+                    req.club_id,
+                    req.hand_id,
+                    req.expected_seq + n,
+                    hu.map(|u| u.status.as_str()),
+                    hu.and_then(|u| u.ended_ms),
+                    opt_json(hu.and_then(|u| u.outcome.as_ref())).map_err(to_sql_err)?,
+                    hu.and_then(|u| u.abandon_reason.as_deref())
+                ])
+            })
+            .map_err(map_sqlite)?;
+            insert_secrets(tx, &req.new_secrets)
+        })
+        .await
+    }
+
+    async fn get_hand(&self, club_id: &str, hand_id: &str) -> Result<Option<HandRow>, StoreError> {
+        let args = vec![
+            SqlValue::from(club_id.to_owned()),
+            SqlValue::from(hand_id.to_owned()),
+        ];
+        self.run(move |conn| {
+            let sql = format!("SELECT {HAND_COLS} FROM hands WHERE club_id = ?1 AND hand_id = ?2");
+            Ok(query_hands(conn, &sql, &args)?.pop())
+        })
+        .await
+    }
+
+    async fn list_events(
+        &self,
+        club_id: &str,
+        hand_id: &str,
+        from_seq: i64,
+        limit: i64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let args = vec![
+            SqlValue::from(club_id.to_owned()),
+            SqlValue::from(hand_id.to_owned()),
+            SqlValue::from(from_seq),
+            SqlValue::from(page_limit(limit)),
+        ];
+        self.run(move |conn| {
+            let sql = format!(
+                "SELECT {EVENT_COLS} FROM events WHERE club_id = ?1 AND hand_id = ?2 AND seq >= ?3 \
+                 ORDER BY seq LIMIT ?4"
+            );
+            query_events(conn, &sql, &args)
+        })
+        .await
+    }
+
+    async fn list_club_events(
+        &self,
+        club_id: &str,
+        from_gid: i64,
+        limit: i64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let args = vec![
+            SqlValue::from(club_id.to_owned()),
+            SqlValue::from(from_gid),
+            SqlValue::from(page_limit(limit)),
+        ];
+        self.run(move |conn| {
+            let sql = format!(
+                "SELECT {EVENT_COLS} FROM events WHERE club_id = ?1 AND \
+                gid >= ?2 ORDER BY gid LIMIT ?3"
+            );
+            query_events(conn, &sql, &args)
+        })
+        .await
+    }
+
+    async fn get_secrets(
+        &self,
+        club_id: &str,
+        hand_id: &str,
+    ) -> Result<Vec<SecretRow>, StoreError> {
+        let (club_id, hand_id) = (club_id.to_owned(), hand_id.to_owned());
+        self.run(move |conn| {
+            conn.prepare_cached(
+                "SELECT club_id, hand_id, shuffle, sealed FROM hand_secrets \
+                 WHERE club_id = ?1 AND hand_id = ?2 ORDER BY shuffle",
+            )
+            .and_then(|mut s| {
+                s.query_map(params![club_id, hand_id], |r| {
+                    Ok(SecretRow {
+                        club_id: r.get(0)?,
+                        hand_id: r.get(1)?,
+                        shuffle: r.get(2)?,
+                        sealed: r.get(3)?,
+                    })
+                })?
+                .collect()
+            })
+            .map_err(map_sqlite)
+        })
+        .await
+    }
+
+    async fn get_idempotency(
+        &self,
+        club_id: &str,
+        key: &str,
+    ) -> Result<Option<IdemRow>, StoreError> {
+        let (club_id, key) = (club_id.to_owned(), key.to_owned());
+        self.run(move |conn| {
+            let raw = conn
+                .prepare_cached(
+                    "SELECT club_id, key, request_hash, status, response, created_ms \
+                 FROM idempotency_keys \
+                     WHERE club_id = ?1 AND key = ?2",
+                )
+                .and_then(|mut s| {
+                    s.query_row(params![club_id, key], |r| {
+                        Ok((
+                            r.get(0)?,
+                            r.get(1)?,
+                            r.get(2)?,
+                            r.get(3)?,
+                            r.get::<_, String>(4)?,
+                            r.get(5)?,
+                        ))
+                    })
+                    .optional()
+                })
+                .map_err(map_sqlite)?;
+            raw.map(
+                |(club_id, key, request_hash, status, response, created_ms)| {
+                    Ok(IdemRow {
+                        club_id,
+                        key,
+                        request_hash,
+                        status,
+                        response: serde_json::from_str(&response)?,
+                        created_ms,
+                    })
+                },
+            )
+            .transpose()
+        })
+        .await
+    }
+
+    async fn list_hands(
+        &self,
+        club_id: &str,
+        filter: &HandFilter,
+    ) -> Result<Vec<HandRow>, StoreError> {
+        let mut sql = format!("SELECT {HAND_COLS} FROM hands h WHERE h.club_id = ?1");
+        let mut args = vec![SqlValue::from(club_id.to_owned())];
+        let mut bind = |clause: &str, v: SqlValue| {
+            args.push(v);
+            sql.push_str(&clause.replace("??", &format!("?{}", args.len())));
+        };
+        if let Some(t) = &filter.table_id {
+            bind(" AND h.table_id = ??", t.clone().into());
+        }
+        if let Some(g) = &filter.game {
+            bind(" AND h.game = ??", g.clone().into());
+        }
+        if let Some(s) = filter.status {
+            bind(" AND h.status = ??", s.as_str().to_owned().into());
+        }
+        if let Some(from) = filter.started_from_ms {
+            bind(" AND h.started_ms >= ??", from.into());
+        }
+        if let Some(to) = filter.started_to_ms {
+            bind(" AND h.started_ms < ??", to.into());
+        }
+        if let Some((ms, id)) = &filter.cursor {
+            bind(" AND (h.started_ms, h.hand_id) < (??", (*ms).into());
+            bind(", ??)", id.clone().into());
+        }
+        if let Some(p) = &filter.player {
+            bind(
+                " AND EXISTS (SELECT 1 FROM hand_players p WHERE p.club_id = h.club_id \
+                 AND p.hand_id = h.hand_id AND p.player = ??)",
+                p.clone().into(),
+            );
+        }
+        bind(
+            " ORDER BY h.started_ms DESC, h.hand_id DESC LIMIT ??",
+            page_limit(filter.limit).into(),
+        );
+        self.run(move |conn| query_hands(conn, &sql, &args)).await
+    }
+
+    async fn current_hand(
+        &self,
+        club_id: &str,
+        table_id: &str,
+    ) -> Result<Option<HandRow>, StoreError> {
+        let args = vec![
+            SqlValue::from(club_id.to_owned()),
+            SqlValue::from(table_id.to_owned()),
+        ];
+        self.run(move |conn| {
+            let sql = format!(
+                "SELECT {HAND_COLS} FROM hands WHERE club_id = ?1 AND table_id = ?2 AND \
+                    status = 'in_progress'"
+            );
+            Ok(query_hands(conn, &sql, &args)?.pop())
+        })
+        .await
+    }
+}
+
+/// Lets a JSON encoding error leave a rusqlite closure.
+fn to_sql_err(e: StoreError) -> rusqlite::Error {
+    rusqlite::Error::ToSqlConversionFailure(Box::new(e))
+}

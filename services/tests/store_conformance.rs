@@ -1,0 +1,1385 @@
+//! One conformance suite for every `Store`: each behaviour is a plain async fn over a
+//! [`Harness`], run once against PostgreSQL (`pg::<name>`) and once against SQLite
+//! (`sqlite::<name>`).
+//!
+//! PostgreSQL tests each create a fresh database `t_<random hex>` through
+//! `DATABASE_URL_ADMIN` (default `postgres://postgres@127.0.0.1:5432/postgres`), migrate
+//! it, and drop it at the end. They fail, never skip, when PostgreSQL is unreachable.
+//! SQLite tests use a fresh temporary folder.
+
+use std::collections::HashSet;
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::json;
+use services::store::{
+    ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, HandStatus, HandUpdate,
+    IdemRow, KeyRole, PgStore, SeatRow, SecretRow, SqliteStore, Store, StoreError, TableRow,
+    TableUpdate,
+};
+use tokio_postgres::NoTls;
+
+const DEFAULT_ADMIN_URL: &str = "postgres://postgres@127.0.0.1:5432/postgres";
+
+// ---------------------------------------------------------------------------------------
+// Harness
+
+/// A migrated store, and a way to reach its database behind its back.
+struct Harness {
+    store: Arc<dyn Store>,
+    raw: Raw,
+}
+
+enum Raw {
+    Pg(Box<tokio_postgres::Config>),
+    Sqlite(PathBuf),
+}
+
+impl Harness {
+    fn is_pg(&self) -> bool {
+        matches!(self.raw, Raw::Pg(_))
+    }
+
+    /// Runs SQL on a connection of its own, outside the store; the error's message on
+    /// failure.
+    async fn raw_exec(&self, sql: &str) -> Result<(), String> {
+        match &self.raw {
+            Raw::Pg(cfg) => {
+                let (client, conn) = cfg.connect(NoTls).await.map_err(|e| e.to_string())?;
+                let driver = tokio::spawn(conn);
+                let out = client
+                    .batch_execute(sql)
+                    .await
+                    .map_err(|e| match e.as_db_error() {
+                        Some(db) => db.message().to_owned(),
+                        None => e.to_string(),
+                    });
+                drop(client);
+                let _ = driver.await;
+                out
+            }
+            Raw::Sqlite(path) => {
+                let (path, sql) = (path.clone(), sql.to_owned());
+                tokio::task::spawn_blocking(move || {
+                    let conn = rusqlite::Connection::open(path).map_err(|e| e.to_string())?;
+                    conn.execute_batch(&sql).map_err(|e| e.to_string())
+                })
+                .await
+                .expect("sqlite task")
+            }
+        }
+    }
+}
+
+fn random_hex() -> String {
+    let mut b = [0u8; 8];
+    getrandom::fill(&mut b).expect("os random");
+    hex::encode(b)
+}
+
+/// Runs `test` on a fresh, migrated PostgreSQL database, dropped afterwards even when
+/// the test panics.
+async fn run_pg<F, Fut>(test: F)
+where
+    F: FnOnce(Harness) -> Fut + Send + 'static,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    run_pg_empty(|cfg| async move {
+        let store = PgStore::from_config(cfg.clone(), 8).expect("pool");
+        store.migrate().await.expect("migrate");
+        let harness = Harness {
+            store: Arc::new(store),
+            raw: Raw::Pg(Box::new(cfg)),
+        };
+        test(harness).await
+    })
+    .await
+}
+
+/// Runs `test` with the connection config of a fresh, empty PostgreSQL database,
+/// dropped afterwards even when the test panics.
+async fn run_pg_empty<F, Fut>(test: F)
+where
+    F: FnOnce(tokio_postgres::Config) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let admin_url =
+        std::env::var("DATABASE_URL_ADMIN").unwrap_or_else(|_| DEFAULT_ADMIN_URL.to_owned());
+    let admin_cfg: tokio_postgres::Config = admin_url
+        .parse()
+        .expect("DATABASE_URL_ADMIN is not a PostgreSQL URL");
+    let (admin, conn) = admin_cfg.connect(NoTls).await.unwrap_or_else(|e| {
+        panic!("PostgreSQL must be reachable for these tests (DATABASE_URL_ADMIN={admin_url}): {e}")
+    });
+    let driver = tokio::spawn(conn);
+    let name = format!("t_{}", random_hex());
+    admin
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .await
+        .expect("create test database");
+
+    let mut cfg = admin_cfg.clone();
+    cfg.dbname(&name);
+    let outcome = tokio::spawn(test(cfg)).await;
+
+    if let Err(e) = admin
+        .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        .await
+    {
+        eprintln!("could not drop test database {name}: {e}");
+    }
+    drop(admin);
+    let _ = driver.await;
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
+/// Runs `test` on a fresh, migrated SQLite file in a temporary folder.
+async fn run_sqlite<F, Fut>(test: F)
+where
+    F: FnOnce(Harness) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("data").join("dealer.sqlite3");
+    let store = SqliteStore::open(&path).expect("open sqlite");
+    store.migrate().await.expect("migrate");
+    let harness = Harness {
+        store: Arc::new(store),
+        raw: Raw::Sqlite(path),
+    };
+    let outcome = tokio::spawn(test(harness)).await;
+    drop(dir);
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
+/// Generates `pg::<name>` and `sqlite::<name>` for each behaviour.
+macro_rules! conformance {
+    ($($name:ident),* $(,)?) => {
+        mod pg {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::run_pg(super::$name).await
+                }
+            )*
+        }
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::run_sqlite(super::$name).await
+                }
+            )*
+        }
+    };
+}
+
+conformance!(
+    migrations_are_idempotent,
+    clubs_and_api_keys,
+    tables_with_seats_and_tokens,
+    create_hand_and_append,
+    stale_append_conflicts_and_writes_nothing,
+    concurrent_appends_one_winner,
+    idempotency_conflict_writes_nothing,
+    match_version_conflict,
+    list_events_paging,
+    club_event_order,
+    list_hands_filters_and_cursor,
+    current_hand_and_one_in_progress_per_table,
+    clubs_see_only_their_own_rows,
+    events_are_append_only_in_the_database,
+);
+
+// ---------------------------------------------------------------------------------------
+// Fixtures
+
+fn hex64(n: u64) -> String {
+    format!("{n:064x}")
+}
+
+fn club(club_id: &str) -> ClubRow {
+    ClubRow {
+        club_id: club_id.into(),
+        name: format!("Club {club_id}"),
+        created_ms: 1_700_000_000_000,
+    }
+}
+
+fn key(club_id: &str, key_id: &str, role: KeyRole) -> ApiKeyRow {
+    ApiKeyRow {
+        club_id: club_id.into(),
+        key_id: key_id.into(),
+        key_hash: hex64(7),
+        role,
+        created_ms: 1_700_000_000_001,
+    }
+}
+
+fn table(club_id: &str, table_id: &str, game: &str, players: &[&str]) -> TableRow {
+    TableRow {
+        club_id: club_id.into(),
+        table_id: table_id.into(),
+        game: game.into(),
+        rules: json!({ "target": 7, "kot_bonus": true }),
+        setup: json!({ "stake": 1000 }),
+        match_state: json!({ "scores": [0, 0] }),
+        match_version: 0,
+        seats: players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| SeatRow {
+                seat: i as i16,
+                player: (*p).into(),
+                token_id: format!("tok-{club_id}-{table_id}-{i}"),
+                token_hash: hex64(100 + i as u64),
+                public_key: (i % 2 == 0).then(|| hex64(200 + i as u64)),
+            })
+            .collect(),
+        created_ms: 1_700_000_000_002,
+    }
+}
+
+fn hand(
+    club_id: &str,
+    hand_id: &str,
+    table_id: &str,
+    game: &str,
+    hand_no: i64,
+    started_ms: i64,
+    players: &[&str],
+) -> HandRow {
+    HandRow {
+        club_id: club_id.into(),
+        hand_id: hand_id.into(),
+        table_id: table_id.into(),
+        game: game.into(),
+        hand_no,
+        status: HandStatus::InProgress,
+        next_seq: 0,
+        players: players.iter().map(|p| (*p).to_string()).collect(),
+        started_ms,
+        ended_ms: None,
+        outcome: None,
+        abandon_reason: None,
+    }
+}
+
+fn event(club_id: &str, hand_id: &str, seq: i64) -> EventRow {
+    EventRow {
+        club_id: club_id.into(),
+        hand_id: hand_id.into(),
+        seq,
+        gid: None,
+        kind: if seq == 0 { "hand_started" } else { "action" }.into(),
+        hash: hex64(1000 + seq as u64),
+        prev_hash: if seq == 0 {
+            hex64(0)
+        } else {
+            hex64(999 + seq as u64)
+        },
+        record: json!({ "seq": seq, "hand": hand_id, "body": { "card": "7H" } }),
+        created_ms: 1_700_000_100_000 + seq,
+    }
+}
+
+fn secret(club_id: &str, hand_id: &str, shuffle: i32) -> SecretRow {
+    SecretRow {
+        club_id: club_id.into(),
+        hand_id: hand_id.into(),
+        shuffle,
+        sealed: vec![0, 1, 2, 255, shuffle as u8],
+    }
+}
+
+fn idem(club_id: &str, key: &str) -> IdemRow {
+    IdemRow {
+        club_id: club_id.into(),
+        key: key.into(),
+        request_hash: hex64(42),
+        status: 201,
+        response: json!({ "ok": true, "key": key }),
+        created_ms: 1_700_000_000_003,
+    }
+}
+
+fn append_req(club_id: &str, hand_id: &str, from: i64, n: i64) -> AppendRequest {
+    AppendRequest {
+        club_id: club_id.into(),
+        hand_id: hand_id.into(),
+        expected_seq: from,
+        events: (from..from + n)
+            .map(|s| event(club_id, hand_id, s))
+            .collect(),
+        hand_update: None,
+        table_update: None,
+        new_secrets: vec![],
+        idem: None,
+    }
+}
+
+fn completion() -> HandUpdate {
+    HandUpdate {
+        status: HandStatus::Completed,
+        ended_ms: Some(1_700_000_200_000),
+        outcome: Some(json!({ "winner": [0, 2], "points": 7 })),
+        abandon_reason: None,
+    }
+}
+
+const PLAYERS: [&str; 4] = ["dariush", "shirin", "kaveh", "parisa"];
+
+/// A club `club_id` with an admin key, and a hokm table `table_id` with four seats.
+async fn club_with_table(s: &dyn Store, club_id: &str, table_id: &str) {
+    s.create_club(
+        &club(club_id),
+        &key(club_id, &format!("key-{club_id}"), KeyRole::Admin),
+    )
+    .await
+    .expect("create club");
+    s.create_table(&table(club_id, table_id, "hokm", &PLAYERS), None)
+        .await
+        .expect("create table");
+}
+
+async fn start_hand(s: &dyn Store, h: &HandRow) {
+    s.create_hand(h, &event(&h.club_id, &h.hand_id, 0), &[], None)
+        .await
+        .expect("create hand");
+}
+
+async fn seqs(s: &dyn Store, club_id: &str, hand_id: &str) -> Vec<i64> {
+    s.list_events(club_id, hand_id, 0, 1000)
+        .await
+        .expect("list events")
+        .iter()
+        .map(|e| e.seq)
+        .collect()
+}
+
+fn conflict(r: Result<(), StoreError>) -> (i64, i64) {
+    match r {
+        Err(StoreError::Conflict { expected, found }) => (expected, found),
+        other => panic!("expected a conflict, got {other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Behaviours
+
+async fn migrations_are_idempotent(h: Harness) {
+    let s = &*h.store;
+    s.migrate().await.expect("second migrate");
+    s.migrate().await.expect("third migrate");
+    s.ping().await.expect("ping");
+    club_with_table(s, "c1", "t1").await;
+    // Running again on a database with rows changes nothing.
+    s.migrate().await.expect("migrate with data");
+    assert_eq!(s.list_tables("c1").await.unwrap().len(), 1);
+}
+
+async fn clubs_and_api_keys(h: Harness) {
+    let s = &*h.store;
+    let admin = key("c1", "k-admin", KeyRole::Admin);
+    s.create_club(&club("c1"), &admin).await.unwrap();
+    assert_eq!(s.get_club("c1").await.unwrap(), Some(club("c1")));
+    assert_eq!(s.get_club("nope").await.unwrap(), None);
+    assert_eq!(
+        s.find_api_key("k-admin").await.unwrap(),
+        Some(admin.clone())
+    );
+    assert_eq!(s.find_api_key("nope").await.unwrap(), None);
+
+    let auditor = key("c1", "k-audit", KeyRole::Auditor);
+    s.add_api_key(&auditor).await.unwrap();
+    assert_eq!(s.find_api_key("k-audit").await.unwrap(), Some(auditor));
+
+    // The same club twice.
+    assert!(matches!(
+        s.create_club(&club("c1"), &key("c1", "k-other", KeyRole::Admin))
+            .await,
+        Err(StoreError::Duplicate("club"))
+    ));
+    assert_eq!(s.find_api_key("k-other").await.unwrap(), None);
+
+    // A key id is unique across clubs; the club whose key clashed is not created either.
+    assert!(matches!(
+        s.create_club(&club("c2"), &key("c2", "k-admin", KeyRole::Admin))
+            .await,
+        Err(StoreError::Duplicate("api key"))
+    ));
+    assert_eq!(s.get_club("c2").await.unwrap(), None);
+    assert_eq!(
+        s.find_api_key("k-admin").await.unwrap().unwrap().club_id,
+        "c1"
+    );
+
+    assert!(matches!(
+        s.add_api_key(&key("ghost", "k-ghost", KeyRole::Auditor))
+            .await,
+        Err(StoreError::NotFound("club"))
+    ));
+    assert!(matches!(
+        s.add_api_key(&key("c1", "k-audit", KeyRole::Auditor)).await,
+        Err(StoreError::Duplicate("api key"))
+    ));
+}
+
+async fn tables_with_seats_and_tokens(h: Harness) {
+    let s = &*h.store;
+    s.create_club(&club("c1"), &key("c1", "k1", KeyRole::Admin))
+        .await
+        .unwrap();
+    let t1 = table("c1", "t1", "hokm", &PLAYERS);
+    s.create_table(&t1, Some(&idem("c1", "create-t1")))
+        .await
+        .unwrap();
+    assert_eq!(s.get_table("c1", "t1").await.unwrap(), Some(t1.clone()));
+    assert_eq!(s.get_table("c1", "t9").await.unwrap(), None);
+    assert_eq!(
+        s.get_idempotency("c1", "create-t1").await.unwrap(),
+        Some(idem("c1", "create-t1"))
+    );
+
+    let t2 = table("c1", "t2", "shelem", &["a", "b", "c", "d"]);
+    s.create_table(&t2, None).await.unwrap();
+    let all = s.list_tables("c1").await.unwrap();
+    assert_eq!(all, vec![t1.clone(), t2.clone()]);
+
+    let found = s.find_seat_by_token("tok-c1-t2-3").await.unwrap().unwrap();
+    assert_eq!(
+        (found.club_id.as_str(), found.table_id.as_str()),
+        ("c1", "t2")
+    );
+    assert_eq!(found.seat, t2.seats[3]);
+    assert_eq!(s.find_seat_by_token("tok-nope").await.unwrap(), None);
+
+    // A seat token id is unique across tables: the table with the clash is not created.
+    let mut t3 = table("c1", "t3", "hokm", &PLAYERS);
+    t3.seats[1].token_id = "tok-c1-t1-0".into();
+    assert!(matches!(
+        s.create_table(&t3, None).await,
+        Err(StoreError::Duplicate("seat token"))
+    ));
+    assert_eq!(s.get_table("c1", "t3").await.unwrap(), None);
+    assert_eq!(s.find_seat_by_token("tok-c1-t3-0").await.unwrap(), None);
+
+    assert!(matches!(
+        s.create_table(&table("c1", "t1", "hokm", &["x"]), None)
+            .await,
+        Err(StoreError::Duplicate("table"))
+    ));
+    assert!(matches!(
+        s.create_table(&table("ghost", "t1", "hokm", &PLAYERS), None)
+            .await,
+        Err(StoreError::NotFound("club"))
+    ));
+
+    // A used idempotency key: nothing of the second table is written.
+    let t4 = table("c1", "t4", "hokm", &PLAYERS);
+    assert!(matches!(
+        s.create_table(&t4, Some(&idem("c1", "create-t1"))).await,
+        Err(StoreError::IdempotencyConflict)
+    ));
+    assert_eq!(s.get_table("c1", "t4").await.unwrap(), None);
+    assert_eq!(s.find_seat_by_token("tok-c1-t4-0").await.unwrap(), None);
+}
+
+async fn create_hand_and_append(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    assert_eq!(s.next_hand_no("c1", "t1").await.unwrap(), 1);
+    let mut h1 = hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS);
+    h1.next_seq = 99; // ignored: the store keeps next_seq
+    let secrets = [secret("c1", "h1", 0)];
+    s.create_hand(
+        &h1,
+        &event("c1", "h1", 0),
+        &secrets,
+        Some(&idem("c1", "start-h1")),
+    )
+    .await
+    .unwrap();
+    let got = s.get_hand("c1", "h1").await.unwrap().unwrap();
+    assert_eq!(
+        got,
+        HandRow {
+            next_seq: 1,
+            ..h1.clone()
+        }
+    );
+    assert_eq!(s.current_hand("c1", "t1").await.unwrap(), Some(got));
+    assert_eq!(s.next_hand_no("c1", "t1").await.unwrap(), 2);
+    assert!(s.get_idempotency("c1", "start-h1").await.unwrap().is_some());
+
+    s.append(&append_req("c1", "h1", 1, 1)).await.unwrap();
+    let mut last = append_req("c1", "h1", 2, 3);
+    last.hand_update = Some(completion());
+    last.new_secrets = vec![secret("c1", "h1", 1)];
+    s.append(&last).await.unwrap();
+
+    let events = s.list_events("c1", "h1", 0, 100).await.unwrap();
+    assert_eq!(events.len(), 5);
+    for (i, ev) in events.iter().enumerate() {
+        let want = EventRow {
+            gid: ev.gid,
+            ..event("c1", "h1", i as i64)
+        };
+        assert_eq!(ev, &want);
+        assert_eq!(ev.gid, Some(i as i64), "gid is the club-wide order");
+    }
+    let done = s.get_hand("c1", "h1").await.unwrap().unwrap();
+    assert_eq!(done.next_seq, 5);
+    assert_eq!(done.status, HandStatus::Completed);
+    assert_eq!(done.ended_ms, Some(1_700_000_200_000));
+    assert_eq!(done.outcome, completion().outcome);
+    assert_eq!(done.abandon_reason, None);
+    assert_eq!(s.current_hand("c1", "t1").await.unwrap(), None);
+    assert_eq!(
+        s.get_secrets("c1", "h1").await.unwrap(),
+        vec![secret("c1", "h1", 0), secret("c1", "h1", 1)]
+    );
+
+    // An abandoned hand keeps its reason; a later update without one keeps it too.
+    start_hand(s, &hand("c1", "h2", "t1", "hokm", 2, 6_000, &PLAYERS)).await;
+    let mut abandon = append_req("c1", "h2", 1, 1);
+    abandon.hand_update = Some(HandUpdate {
+        status: HandStatus::Abandoned,
+        ended_ms: Some(7_000),
+        outcome: None,
+        abandon_reason: Some("player left".into()),
+    });
+    s.append(&abandon).await.unwrap();
+    let mut reveal = append_req("c1", "h2", 2, 1);
+    reveal.hand_update = Some(HandUpdate {
+        status: HandStatus::Abandoned,
+        ended_ms: None,
+        outcome: None,
+        abandon_reason: None,
+    });
+    s.append(&reveal).await.unwrap();
+    let h2 = s.get_hand("c1", "h2").await.unwrap().unwrap();
+    assert_eq!(h2.status, HandStatus::Abandoned);
+    assert_eq!(h2.ended_ms, Some(7_000));
+    assert_eq!(h2.abandon_reason.as_deref(), Some("player left"));
+    assert_eq!(h2.outcome, None);
+
+    assert!(matches!(
+        s.append(&append_req("c1", "ghost", 1, 1)).await,
+        Err(StoreError::NotFound("hand"))
+    ));
+}
+
+async fn stale_append_conflicts_and_writes_nothing(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+    s.append(&append_req("c1", "h1", 1, 2)).await.unwrap();
+
+    // Stale: a writer that saw next_seq 1.
+    let mut stale = append_req("c1", "h1", 1, 2);
+    stale.hand_update = Some(completion());
+    stale.new_secrets = vec![secret("c1", "h1", 5)];
+    stale.idem = Some(idem("c1", "stale"));
+    stale.table_update = Some(TableUpdate {
+        table_id: "t1".into(),
+        expected_match_version: 0,
+        match_state: json!({ "scores": [7, 0] }),
+    });
+    assert_eq!(conflict(s.append(&stale).await), (1, 3));
+    // Ahead of the log.
+    assert_eq!(
+        conflict(s.append(&append_req("c1", "h1", 7, 1)).await),
+        (7, 3)
+    );
+
+    assert_eq!(seqs(s, "c1", "h1").await, vec![0, 1, 2]);
+    let row = s.get_hand("c1", "h1").await.unwrap().unwrap();
+    assert_eq!((row.next_seq, row.status), (3, HandStatus::InProgress));
+    assert_eq!(row.outcome, None);
+    assert!(s.get_secrets("c1", "h1").await.unwrap().is_empty());
+    assert_eq!(s.get_idempotency("c1", "stale").await.unwrap(), None);
+    assert_eq!(
+        s.get_table("c1", "t1")
+            .await
+            .unwrap()
+            .unwrap()
+            .match_version,
+        0
+    );
+
+    // The writer catches up and succeeds.
+    s.append(&append_req("c1", "h1", 3, 1)).await.unwrap();
+    assert_eq!(seqs(s, "c1", "h1").await, vec![0, 1, 2, 3]);
+}
+
+async fn concurrent_appends_one_winner(h: Harness) {
+    let s = Arc::clone(&h.store);
+    club_with_table(&*s, "c1", "t1").await;
+    start_hand(&*s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+
+    // Eight writers race for seq 1.
+    let tasks: Vec<_> = (0..8)
+        .map(|w| {
+            let s = Arc::clone(&s);
+            tokio::spawn(async move {
+                let mut req = append_req("c1", "h1", 1, 1);
+                req.events[0].record = json!({ "writer": w });
+                s.append(&req).await
+            })
+        })
+        .collect();
+    let mut wins = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(()) => wins += 1,
+            Err(StoreError::Conflict {
+                expected: 1,
+                found: 2,
+            }) => {}
+            other => panic!("unexpected outcome {other:?}"),
+        }
+    }
+    assert_eq!(wins, 1);
+    assert_eq!(seqs(&*s, "c1", "h1").await, vec![0, 1]);
+
+    // Eight writers each append three events, re-reading next_seq after each conflict.
+    let tasks: Vec<_> = (0..8)
+        .map(|w| {
+            let s = Arc::clone(&s);
+            tokio::spawn(async move {
+                let mut written = 0;
+                let mut conflicts = 0;
+                while written < 3 {
+                    let next = s.get_hand("c1", "h1").await.unwrap().unwrap().next_seq;
+                    let mut req = append_req("c1", "h1", next, 1);
+                    req.events[0].record = json!({ "writer": w, "n": written });
+                    match s.append(&req).await {
+                        Ok(()) => written += 1,
+                        Err(StoreError::Conflict { .. }) => conflicts += 1,
+                        Err(e) => panic!("writer {w}: {e:?}"),
+                    }
+                    assert!(conflicts < 10_000, "writer {w} starved");
+                }
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let events = s.list_events("c1", "h1", 0, 1000).await.unwrap();
+    assert_eq!(
+        events.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        (0..26).collect::<Vec<_>>()
+    );
+    let gids: Vec<i64> = events.iter().map(|e| e.gid.unwrap()).collect();
+    assert_eq!(
+        gids,
+        (0..26).collect::<Vec<_>>(),
+        "one hand: gid follows seq"
+    );
+    assert_eq!(s.get_hand("c1", "h1").await.unwrap().unwrap().next_seq, 26);
+}
+
+async fn idempotency_conflict_writes_nothing(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    s.create_table(&table("c1", "t2", "hokm", &["a", "b", "c", "d"]), None)
+        .await
+        .unwrap();
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+
+    let mut first = append_req("c1", "h1", 1, 1);
+    first.idem = Some(idem("c1", "K"));
+    s.append(&first).await.unwrap();
+
+    // Right seq, used key: nothing at all is written.
+    let mut again = append_req("c1", "h1", 2, 2);
+    again.idem = Some(IdemRow {
+        status: 200,
+        ..idem("c1", "K")
+    });
+    again.hand_update = Some(completion());
+    again.new_secrets = vec![secret("c1", "h1", 3)];
+    again.table_update = Some(TableUpdate {
+        table_id: "t1".into(),
+        expected_match_version: 0,
+        match_state: json!({ "scores": [1, 0] }),
+    });
+    assert!(matches!(
+        s.append(&again).await,
+        Err(StoreError::IdempotencyConflict)
+    ));
+    assert_eq!(seqs(s, "c1", "h1").await, vec![0, 1]);
+    let row = s.get_hand("c1", "h1").await.unwrap().unwrap();
+    assert_eq!((row.next_seq, row.status), (2, HandStatus::InProgress));
+    assert!(s.get_secrets("c1", "h1").await.unwrap().is_empty());
+    assert_eq!(
+        s.get_table("c1", "t1")
+            .await
+            .unwrap()
+            .unwrap()
+            .match_version,
+        0
+    );
+    assert_eq!(
+        s.get_idempotency("c1", "K").await.unwrap(),
+        Some(idem("c1", "K"))
+    );
+
+    // The same key on create_hand: no hand, no event, no gid used.
+    assert!(matches!(
+        s.create_hand(
+            &hand("c1", "h2", "t2", "hokm", 1, 6_000, &PLAYERS),
+            &event("c1", "h2", 0),
+            &[secret("c1", "h2", 0)],
+            Some(&idem("c1", "K")),
+        )
+        .await,
+        Err(StoreError::IdempotencyConflict)
+    ));
+    assert_eq!(s.get_hand("c1", "h2").await.unwrap(), None);
+    assert!(s.list_events("c1", "h2", 0, 10).await.unwrap().is_empty());
+    assert_eq!(s.list_club_events("c1", 0, 100).await.unwrap().len(), 2);
+
+    // Keys are per club: another club may use "K".
+    club_with_table(s, "c2", "t1").await;
+    start_hand(s, &hand("c2", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+    let mut other = append_req("c2", "h1", 1, 1);
+    other.idem = Some(idem("c2", "K"));
+    s.append(&other).await.unwrap();
+}
+
+async fn match_version_conflict(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+
+    let mut end = append_req("c1", "h1", 1, 1);
+    end.hand_update = Some(completion());
+    end.table_update = Some(TableUpdate {
+        table_id: "t1".into(),
+        expected_match_version: 0,
+        match_state: json!({ "scores": [7, 0], "hakem": 2 }),
+    });
+    s.append(&end).await.unwrap();
+    let t = s.get_table("c1", "t1").await.unwrap().unwrap();
+    assert_eq!(
+        (t.match_version, t.match_state),
+        (1, json!({ "scores": [7, 0], "hakem": 2 }))
+    );
+
+    start_hand(s, &hand("c1", "h2", "t1", "hokm", 2, 6_000, &PLAYERS)).await;
+    let mut stale = append_req("c1", "h2", 1, 1);
+    stale.hand_update = Some(completion());
+    stale.table_update = Some(TableUpdate {
+        table_id: "t1".into(),
+        expected_match_version: 0,
+        match_state: json!({ "scores": [0, 7] }),
+    });
+    assert_eq!(conflict(s.append(&stale).await), (0, 1));
+    assert_eq!(seqs(s, "c1", "h2").await, vec![0]);
+    let h2 = s.get_hand("c1", "h2").await.unwrap().unwrap();
+    assert_eq!((h2.next_seq, h2.status), (1, HandStatus::InProgress));
+    let t = s.get_table("c1", "t1").await.unwrap().unwrap();
+    assert_eq!(
+        (t.match_version, t.match_state),
+        (1, json!({ "scores": [7, 0], "hakem": 2 }))
+    );
+
+    stale.table_update.as_mut().unwrap().expected_match_version = 1;
+    s.append(&stale).await.unwrap();
+    assert_eq!(
+        s.get_table("c1", "t1")
+            .await
+            .unwrap()
+            .unwrap()
+            .match_version,
+        2
+    );
+}
+
+async fn list_events_paging(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+    s.append(&append_req("c1", "h1", 1, 9)).await.unwrap();
+
+    let mut pages = vec![];
+    let mut from = 0;
+    loop {
+        let page = s.list_events("c1", "h1", from, 3).await.unwrap();
+        if page.is_empty() {
+            break;
+        }
+        from = page.last().unwrap().seq + 1;
+        pages.push(page.iter().map(|e| e.seq).collect::<Vec<_>>());
+    }
+    assert_eq!(
+        pages,
+        vec![vec![0, 1, 2], vec![3, 4, 5], vec![6, 7, 8], vec![9]]
+    );
+    assert!(s.list_events("c1", "h1", 0, 0).await.unwrap().is_empty());
+    assert!(s.list_events("c1", "h1", 0, -5).await.unwrap().is_empty());
+    assert!(s.list_events("c1", "h1", 10, 5).await.unwrap().is_empty());
+    assert_eq!(seqs(s, "c1", "h1").await, (0..10).collect::<Vec<_>>());
+}
+
+async fn club_event_order(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    s.create_table(&table("c1", "t2", "hokm", &["a", "b", "c", "d"]), None)
+        .await
+        .unwrap();
+    club_with_table(s, "c2", "t1").await;
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+    start_hand(s, &hand("c2", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+    start_hand(s, &hand("c1", "h2", "t2", "hokm", 1, 5_001, &PLAYERS)).await;
+    s.append(&append_req("c1", "h1", 1, 2)).await.unwrap();
+    s.append(&append_req("c2", "h1", 1, 1)).await.unwrap();
+    s.append(&append_req("c1", "h2", 1, 1)).await.unwrap();
+
+    let c1: Vec<(i64, String, i64)> = s
+        .list_club_events("c1", 0, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| (e.gid.unwrap(), e.hand_id, e.seq))
+        .collect();
+    assert_eq!(
+        c1,
+        vec![
+            (0, "h1".into(), 0),
+            (1, "h2".into(), 0),
+            (2, "h1".into(), 1),
+            (3, "h1".into(), 2),
+            (4, "h2".into(), 1),
+        ]
+    );
+    let c2 = s.list_club_events("c2", 0, 100).await.unwrap();
+    assert_eq!(
+        c2.iter().map(|e| e.gid.unwrap()).collect::<Vec<_>>(),
+        vec![0, 1]
+    );
+    let tail = s.list_club_events("c1", 3, 1).await.unwrap();
+    assert_eq!((tail.len(), tail[0].gid), (1, Some(3)));
+}
+
+/// The fixture of `list_hands_filters_and_cursor`: (hand_id, table, started_ms, status,
+/// players).
+fn history() -> Vec<(String, &'static str, i64, HandStatus, Vec<&'static str>)> {
+    let mut v = vec![];
+    for i in 0..14_i64 {
+        let table = if i % 3 == 0 { "t2" } else { "t1" };
+        // Ties on started_ms, so the hand_id tie-break is exercised.
+        let started = 10_000 + (i / 2) * 1_000;
+        let status = match i % 4 {
+            0 => HandStatus::Abandoned,
+            _ => HandStatus::Completed,
+        };
+        let players = if i % 2 == 0 {
+            vec!["dariush", "shirin", "kaveh", "parisa"]
+        } else {
+            vec!["babak", "shirin", "mina", "omid"]
+        };
+        v.push((format!("h{i:02}"), table, started, status, players));
+    }
+    v
+}
+
+/// Which stored hands a filter case should return.
+type Keep = Box<dyn Fn(&HandRow) -> bool + Send + Sync>;
+
+async fn list_hands_filters_and_cursor(h: Harness) {
+    let s = &*h.store;
+    s.create_club(&club("c1"), &key("c1", "k1", KeyRole::Admin))
+        .await
+        .unwrap();
+    s.create_table(&table("c1", "t1", "hokm", &PLAYERS), None)
+        .await
+        .unwrap();
+    s.create_table(&table("c1", "t2", "shelem", &PLAYERS), None)
+        .await
+        .unwrap();
+    let game = |t: &str| if t == "t1" { "hokm" } else { "shelem" };
+    let fixture = history();
+    for (i, (id, t, started, status, players)) in fixture.iter().enumerate() {
+        let no = s.next_hand_no("c1", t).await.unwrap();
+        start_hand(s, &hand("c1", id, t, game(t), no, *started, players)).await;
+        // The last hand of each table stays in progress.
+        let last_of_table = fixture[i + 1..].iter().all(|(_, t2, ..)| t2 != t);
+        if !last_of_table {
+            let mut end = append_req("c1", id, 1, 1);
+            end.hand_update = Some(HandUpdate {
+                status: *status,
+                ended_ms: Some(started + 500),
+                outcome: None,
+                abandon_reason: (*status == HandStatus::Abandoned).then(|| "timeout".into()),
+            });
+            s.append(&end).await.unwrap();
+        }
+    }
+    // Another club's hand never shows.
+    club_with_table(s, "c2", "t1").await;
+    start_hand(s, &hand("c2", "h99", "t1", "hokm", 1, 12_000, &PLAYERS)).await;
+
+    let stored: Vec<HandRow> = {
+        let mut v = vec![];
+        for (id, ..) in &fixture {
+            v.push(s.get_hand("c1", id).await.unwrap().unwrap());
+        }
+        v
+    };
+    let newest_first = |mut v: Vec<&HandRow>| {
+        v.sort_by(|a, b| (b.started_ms, &b.hand_id).cmp(&(a.started_ms, &a.hand_id)));
+        v.into_iter().map(|h| h.hand_id.clone()).collect::<Vec<_>>()
+    };
+    let ids = |v: Vec<HandRow>| v.into_iter().map(|h| h.hand_id).collect::<Vec<_>>();
+    let all = HandFilter {
+        limit: 100,
+        ..Default::default()
+    };
+
+    let cases: Vec<(HandFilter, Keep)> = vec![
+        (all.clone(), Box::new(|_| true)),
+        (
+            HandFilter {
+                table_id: Some("t2".into()),
+                ..all.clone()
+            },
+            Box::new(|h| h.table_id == "t2"),
+        ),
+        (
+            HandFilter {
+                player: Some("babak".into()),
+                ..all.clone()
+            },
+            Box::new(|h| h.players.iter().any(|p| p == "babak")),
+        ),
+        (
+            HandFilter {
+                player: Some("shirin".into()),
+                ..all.clone()
+            },
+            Box::new(|_| true),
+        ),
+        (
+            HandFilter {
+                player: Some("nobody".into()),
+                ..all.clone()
+            },
+            Box::new(|_| false),
+        ),
+        (
+            HandFilter {
+                game: Some("shelem".into()),
+                ..all.clone()
+            },
+            Box::new(|h| h.game == "shelem"),
+        ),
+        (
+            HandFilter {
+                status: Some(HandStatus::Abandoned),
+                ..all.clone()
+            },
+            Box::new(|h| h.status == HandStatus::Abandoned),
+        ),
+        (
+            HandFilter {
+                status: Some(HandStatus::InProgress),
+                ..all.clone()
+            },
+            Box::new(|h| h.status == HandStatus::InProgress),
+        ),
+        (
+            HandFilter {
+                started_from_ms: Some(12_000),
+                started_to_ms: Some(15_000),
+                ..all.clone()
+            },
+            Box::new(|h| (12_000..15_000).contains(&h.started_ms)),
+        ),
+        (
+            HandFilter {
+                table_id: Some("t1".into()),
+                player: Some("dariush".into()),
+                status: Some(HandStatus::Completed),
+                started_from_ms: Some(11_000),
+                ..all.clone()
+            },
+            Box::new(|h| {
+                h.table_id == "t1"
+                    && h.players.iter().any(|p| p == "dariush")
+                    && h.status == HandStatus::Completed
+                    && h.started_ms >= 11_000
+            }),
+        ),
+    ];
+    for (filter, keep) in &cases {
+        let want = newest_first(stored.iter().filter(|h| keep(h)).collect());
+        let got = ids(s.list_hands("c1", filter).await.unwrap());
+        assert_eq!(got, want, "filter {filter:?}");
+    }
+    // Sanity of the fixture itself.
+    assert_eq!(ids(s.list_hands("c1", &all).await.unwrap()).len(), 14);
+    assert_eq!(
+        s.list_hands("c1", &cases[7].0).await.unwrap().len(),
+        2,
+        "one hand in progress per table"
+    );
+
+    // Cursor pagination, newest first, under several filters and page sizes.
+    for (filter, _) in &cases {
+        let want = ids(s.list_hands("c1", filter).await.unwrap());
+        for page_size in [1, 3, 4, 100] {
+            let mut got = vec![];
+            let mut cursor = None;
+            loop {
+                let f = HandFilter {
+                    cursor: cursor.clone(),
+                    limit: page_size,
+                    ..filter.clone()
+                };
+                let page = s.list_hands("c1", &f).await.unwrap();
+                assert!(page.len() as i64 <= page_size);
+                let Some(last) = page.last() else { break };
+                cursor = Some((last.started_ms, last.hand_id.clone()));
+                got.extend(page.into_iter().map(|h| h.hand_id));
+            }
+            assert_eq!(got, want, "pages of {page_size} under {filter:?}");
+            let unique: HashSet<_> = got.iter().collect();
+            assert_eq!(unique.len(), got.len());
+        }
+    }
+    assert!(s
+        .list_hands(
+            "c1",
+            &HandFilter {
+                limit: 0,
+                ..Default::default()
+            }
+        )
+        .await
+        .unwrap()
+        .is_empty());
+    assert_eq!(
+        ids(s.list_hands("c2", &all).await.unwrap()),
+        vec!["h99".to_string()]
+    );
+}
+
+async fn current_hand_and_one_in_progress_per_table(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    s.create_table(&table("c1", "t2", "hokm", &["a", "b", "c", "d"]), None)
+        .await
+        .unwrap();
+    assert_eq!(s.current_hand("c1", "t1").await.unwrap(), None);
+    let h1 = hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS);
+    start_hand(s, &h1).await;
+    assert_eq!(
+        s.current_hand("c1", "t1").await.unwrap().unwrap().hand_id,
+        "h1"
+    );
+
+    // A second hand on the same table is refused, and leaves no trace.
+    let h2 = hand("c1", "h2", "t1", "hokm", 2, 6_000, &PLAYERS);
+    let r = s
+        .create_hand(
+            &h2,
+            &event("c1", "h2", 0),
+            &[secret("c1", "h2", 0)],
+            Some(&idem("c1", "h2")),
+        )
+        .await;
+    assert!(matches!(r, Err(StoreError::Conflict { .. })), "{r:?}");
+    assert_eq!(s.get_hand("c1", "h2").await.unwrap(), None);
+    assert!(s.list_events("c1", "h2", 0, 10).await.unwrap().is_empty());
+    assert!(s.get_secrets("c1", "h2").await.unwrap().is_empty());
+    assert_eq!(s.get_idempotency("c1", "h2").await.unwrap(), None);
+    assert_eq!(s.list_club_events("c1", 0, 100).await.unwrap().len(), 1);
+    assert_eq!(
+        s.current_hand("c1", "t1").await.unwrap().unwrap().hand_id,
+        "h1"
+    );
+
+    // Another table is free.
+    start_hand(s, &hand("c1", "h3", "t2", "hokm", 1, 6_000, &PLAYERS)).await;
+
+    // Once h1 ends, the table takes its next hand.
+    let mut end = append_req("c1", "h1", 1, 1);
+    end.hand_update = Some(completion());
+    s.append(&end).await.unwrap();
+    assert_eq!(s.current_hand("c1", "t1").await.unwrap(), None);
+    start_hand(s, &h2).await;
+    assert_eq!(
+        s.current_hand("c1", "t1").await.unwrap().unwrap().hand_id,
+        "h2"
+    );
+    let mut end = append_req("c1", "h2", 1, 1);
+    end.hand_update = Some(completion());
+    s.append(&end).await.unwrap();
+
+    // A taken hand number is a conflict naming the next free one.
+    let reused = hand("c1", "h4", "t1", "hokm", 2, 7_000, &PLAYERS);
+    assert_eq!(
+        conflict(
+            s.create_hand(&reused, &event("c1", "h4", 0), &[], None)
+                .await
+        ),
+        (2, 3)
+    );
+    assert_eq!(s.next_hand_no("c1", "t1").await.unwrap(), 3);
+    assert_eq!(s.get_hand("c1", "h4").await.unwrap(), None);
+
+    assert!(matches!(
+        s.create_hand(
+            &hand("c1", "h1", "t1", "hokm", 3, 7_000, &PLAYERS),
+            &event("c1", "h1", 0),
+            &[],
+            None
+        )
+        .await,
+        Err(StoreError::Duplicate("hand"))
+    ));
+    assert!(matches!(
+        s.create_hand(
+            &hand("c1", "h5", "t9", "hokm", 1, 7_000, &PLAYERS),
+            &event("c1", "h5", 0),
+            &[],
+            None
+        )
+        .await,
+        Err(StoreError::NotFound("table"))
+    ));
+}
+
+async fn clubs_see_only_their_own_rows(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    s.create_club(&club("c2"), &key("c2", "k2", KeyRole::Admin))
+        .await
+        .unwrap();
+    s.create_hand(
+        &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS),
+        &event("c1", "h1", 0),
+        &[secret("c1", "h1", 0)],
+        Some(&idem("c1", "start")),
+    )
+    .await
+    .unwrap();
+
+    assert_eq!(s.get_table("c2", "t1").await.unwrap(), None);
+    assert!(s.list_tables("c2").await.unwrap().is_empty());
+    assert_eq!(s.get_hand("c2", "h1").await.unwrap(), None);
+    assert_eq!(s.current_hand("c2", "t1").await.unwrap(), None);
+    assert!(s.list_events("c2", "h1", 0, 10).await.unwrap().is_empty());
+    assert!(s.list_club_events("c2", 0, 10).await.unwrap().is_empty());
+    assert!(s.get_secrets("c2", "h1").await.unwrap().is_empty());
+    assert_eq!(s.get_idempotency("c2", "start").await.unwrap(), None);
+    let all = HandFilter {
+        limit: 10,
+        ..Default::default()
+    };
+    assert!(s.list_hands("c2", &all).await.unwrap().is_empty());
+    // c2 cannot append to c1's hand by naming it.
+    assert!(matches!(
+        s.append(&append_req("c2", "h1", 1, 1)).await,
+        Err(StoreError::NotFound("hand"))
+    ));
+    // Nor start a hand at c1's table.
+    assert!(matches!(
+        s.create_hand(
+            &hand("c2", "h2", "t1", "hokm", 1, 5_000, &PLAYERS),
+            &event("c2", "h2", 0),
+            &[],
+            None
+        )
+        .await,
+        Err(StoreError::NotFound("table"))
+    ));
+}
+
+async fn events_are_append_only_in_the_database(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+    s.append(&append_req("c1", "h1", 1, 2)).await.unwrap();
+    let before = s.list_events("c1", "h1", 0, 10).await.unwrap();
+
+    let mut attempts = vec![
+        "UPDATE events SET kind = 'forged' WHERE seq = 1",
+        "UPDATE events SET hash = prev_hash",
+        "DELETE FROM events WHERE seq = 2",
+        "DELETE FROM events",
+    ];
+    if h.is_pg() {
+        attempts.push("TRUNCATE events");
+        attempts.push("TRUNCATE events CASCADE");
+    }
+    for sql in attempts {
+        let err = h.raw_exec(sql).await.expect_err(sql);
+        assert!(err.contains("append-only"), "{sql}: {err}");
+    }
+    assert_eq!(s.list_events("c1", "h1", 0, 10).await.unwrap(), before);
+    // Inserting stays possible (for the store).
+    s.append(&append_req("c1", "h1", 3, 1)).await.unwrap();
+}
+
+// ---------------------------------------------------------------------------------------
+// PostgreSQL only
+
+/// Someone with the power to switch the triggers off can still edit a row: the
+/// database alone is not the last line, verification is. This is the scenario the
+/// end-to-end tests build on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_superuser_can_bypass_the_triggers() {
+    run_pg(|h| async move {
+        let s = &*h.store;
+        club_with_table(s, "c1", "t1").await;
+        start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+        s.append(&append_req("c1", "h1", 1, 2)).await.unwrap();
+
+        h.raw_exec(
+            "BEGIN;
+             ALTER TABLE events DISABLE TRIGGER USER;
+             UPDATE events SET record = '{\"forged\": 1}' WHERE seq = 1;
+             ALTER TABLE events ENABLE TRIGGER USER;
+             COMMIT;",
+        )
+        .await
+        .expect("disable triggers and update");
+        h.raw_exec(
+            "SET session_replication_role = replica;
+             UPDATE events SET record = '{\"forged\": 2}' WHERE seq = 2;
+             SET session_replication_role = origin;",
+        )
+        .await
+        .expect("replica role and update");
+
+        let events = s.list_events("c1", "h1", 0, 10).await.unwrap();
+        assert_eq!(events[1].record, json!({ "forged": 1 }));
+        assert_eq!(events[2].record, json!({ "forged": 2 }));
+        // And the triggers are back on.
+        let err = h.raw_exec("DELETE FROM events").await.unwrap_err();
+        assert!(err.contains("append-only"), "{err}");
+    })
+    .await
+}
+
+/// The store's role, as an ordinary (non-owner, non-superuser) role, cannot change
+/// event rows even with the triggers out of the picture: the privileges are revoked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_ordinary_role_has_no_update_privilege() {
+    run_pg(|h| async move {
+        let s = &*h.store;
+        club_with_table(s, "c1", "t1").await;
+        start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+        let role = format!("r_{}", random_hex());
+        h.raw_exec(&format!(
+            "CREATE ROLE {role};
+             GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA public TO {role};"
+        ))
+        .await
+        .unwrap();
+        let err = h
+            .raw_exec(&format!(
+                "BEGIN; SET LOCAL ROLE {role}; UPDATE events SET kind = 'x'; COMMIT;"
+            ))
+            .await
+            .unwrap_err();
+        assert!(err.contains("permission denied"), "{err}");
+        h.raw_exec(&format!("DROP OWNED BY {role}; DROP ROLE {role};"))
+            .await
+            .unwrap();
+    })
+    .await
+}
+
+/// A database that cannot be reached is `Unavailable` (a 503), not an internal error.
+#[tokio::test]
+async fn pg_unreachable_is_unavailable() {
+    let store = PgStore::connect(
+        "postgres://postgres@127.0.0.1:1/postgres?connect_timeout=2",
+        2,
+    )
+    .expect("a well-formed URL");
+    assert!(matches!(
+        store.ping().await,
+        Err(StoreError::Unavailable(_))
+    ));
+    assert!(matches!(
+        store.migrate().await,
+        Err(StoreError::Unavailable(_))
+    ));
+    assert!(matches!(
+        store.get_hand("c1", "h1").await,
+        Err(StoreError::Unavailable(_))
+    ));
+}
+
+#[test]
+fn malformed_pg_url_is_a_config_error_without_the_url() {
+    let err = PgStore::connect("postgres://user:s3cret@host:notaport/db", 2).unwrap_err();
+    assert!(matches!(err, StoreError::Config(_)));
+    assert!(!err.to_string().contains("s3cret"));
+}
+
+/// Several service instances starting at once on a new database all end up migrated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_concurrent_first_migrations() {
+    run_pg_empty(|cfg| async move {
+        let tasks: Vec<_> = (0..4)
+            .map(|_| {
+                let store = PgStore::from_config(cfg.clone(), 2).unwrap();
+                tokio::spawn(async move { store.migrate().await })
+            })
+            .collect();
+        for t in tasks {
+            t.await.unwrap().expect("concurrent migrate");
+        }
+        let store = PgStore::from_config(cfg, 2).unwrap();
+        store.migrate().await.unwrap();
+        club_with_table(&store, "c1", "t1").await;
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_concurrent_first_migrations() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dealer.sqlite3");
+    let tasks: Vec<_> = (0..4)
+        .map(|_| {
+            // Separate connections, as separate processes would have.
+            let store = SqliteStore::open(&path).unwrap();
+            tokio::spawn(async move { store.migrate().await })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap().expect("concurrent migrate");
+    }
+    let store = SqliteStore::open(&path).unwrap();
+    club_with_table(&store, "c1", "t1").await;
+}
+
+#[tokio::test]
+async fn sqlite_creates_its_data_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a").join("b").join("dealer.sqlite3");
+    let store = SqliteStore::open(&path).unwrap();
+    store.migrate().await.unwrap();
+    store.ping().await.unwrap();
+    assert!(path.exists());
+    // Reopening an existing, migrated file works and keeps its rows.
+    club_with_table(&store, "c1", "t1").await;
+    drop(store);
+    let again = SqliteStore::open(&path).unwrap();
+    again.migrate().await.unwrap();
+    assert_eq!(again.list_tables("c1").await.unwrap().len(), 1);
+}
