@@ -30,6 +30,11 @@ use crate::shuffle::{
     deck_seed, shuffle_cards, ClientSeed, Commitment, ServerSeed, ShuffleError, SHUFFLE_VERSION,
 };
 
+/// Longest abandon reason, in characters.
+pub const MAX_REASON_CHARS: usize = 500;
+/// Longest hand id, in bytes (the shuffle spec's limit).
+pub const MAX_HAND_ID_BYTES: usize = 128;
+
 /// Everything that identifies a new hand.
 #[derive(Clone, Debug)]
 pub struct HandParams {
@@ -216,6 +221,9 @@ pub struct LiveHand {
     seed_source: SeedSource,
     last_action: Option<Value>,
     revealed: bool,
+    /// Set after shuffle k is used: the very next event must commit shuffle k + 1.
+    commit_due: Option<u32>,
+    last_time_ms: u64,
 }
 
 impl Clone for LiveHand {
@@ -239,6 +247,8 @@ impl Clone for LiveHand {
             seed_source: self.seed_source.clone(),
             last_action: self.last_action.clone(),
             revealed: self.revealed,
+            commit_due: self.commit_due,
+            last_time_ms: self.last_time_ms,
         }
     }
 }
@@ -379,6 +389,8 @@ impl LiveHand {
             seed_source,
             last_action: None,
             revealed: false,
+            commit_due: None,
+            last_time_ms: 0,
         })
     }
 
@@ -475,6 +487,26 @@ impl LiveHand {
                 event.body.kind(),
             ));
         }
+        if event.time_ms < self.last_time_ms {
+            return Err(Mismatch::new(
+                "time_order",
+                format!("time_ms >= {}", self.last_time_ms),
+                format!("time_ms {}", event.time_ms),
+            ));
+        }
+        if let Some(k) = self.commit_due {
+            let ok = matches!(event.body, Body::ShuffleCommitted { shuffle, .. } if shuffle == k);
+            if !ok {
+                return Err(Mismatch::new(
+                    "commit_at_once",
+                    format!(
+                        "shuffle_committed for shuffle {k} right after shuffle {}",
+                        k.saturating_sub(1)
+                    ),
+                    event.body.kind(),
+                ));
+            }
+        }
         if event.player_sig.is_some() && !matches!(event.body, Body::Action { .. }) {
             return Err(Mismatch::new(
                 "player_signature",
@@ -502,6 +534,7 @@ impl LiveHand {
                 }
                 self.commitments.push(*commitment);
                 self.client_seeds.push(Vec::new());
+                self.commit_due = None;
             }
             Body::ClientSeed {
                 shuffle,
@@ -578,6 +611,7 @@ impl LiveHand {
                     .map_err(|v| Mismatch::from_violation(Actor::Service, &v))?;
                 compare_effects(&got, effects, None)?;
                 self.used = self.used.saturating_add(1);
+                self.commit_due = Some(self.used);
             }
             Body::Action {
                 actor,
@@ -585,7 +619,7 @@ impl LiveHand {
                 effects,
             } => {
                 if let Some(ps) = &event.player_sig {
-                    self.check_player_sig(event.seq, *actor, action, ps)?;
+                    self.check_player_sig(event.seq, &event.prev, *actor, action, ps)?;
                 }
                 let got = self
                     .engine
@@ -624,7 +658,14 @@ impl LiveHand {
                 self.outcome = Some(outcome.clone());
                 self.next_match = Some(next_match.clone());
             }
-            Body::Abandoned { .. } => {
+            Body::Abandoned { reason } => {
+                if reason.chars().count() > MAX_REASON_CHARS {
+                    return Err(Mismatch::new(
+                        "abandon_reason",
+                        format!("a reason of at most {MAX_REASON_CHARS} characters"),
+                        format!("{} characters", reason.chars().count()),
+                    ));
+                }
                 self.status = HandStatus::Abandoned;
             }
             Body::SeedsRevealed { seeds } => {
@@ -678,6 +719,7 @@ impl LiveHand {
             }
         }
         self.next_seq = self.next_seq.saturating_add(1);
+        self.last_time_ms = event.time_ms;
         Ok(())
     }
 
@@ -690,14 +732,19 @@ impl LiveHand {
                 "none revealed",
             )
         })?;
-        if let Some(c) = self.commitments.get(k) {
-            if seed.commitment() != *c {
-                return Err(Mismatch::new(
-                    "commitment",
-                    format!("a seed whose commitment is {c}"),
-                    format!("commitment {}", seed.commitment()),
-                ));
-            }
+        let c = self.commitments.get(k).ok_or_else(|| {
+            Mismatch::new(
+                "commitment",
+                format!("a commitment to shuffle {shuffle} before it is used"),
+                "none",
+            )
+        })?;
+        if seed.commitment() != *c {
+            return Err(Mismatch::new(
+                "commitment",
+                format!("a seed whose commitment is {c}"),
+                format!("commitment {}", seed.commitment()),
+            ));
         }
         let clients = self.client_seeds.get(k).map(Vec::as_slice).unwrap_or(&[]);
         let ds = deck_seed(seed, &self.hand_id, shuffle, clients)
@@ -708,6 +755,7 @@ impl LiveHand {
     fn check_player_sig(
         &self,
         seq: u64,
+        prev: &Hash,
         actor: Actor,
         action: &Value,
         ps: &PlayerSig,
@@ -741,7 +789,7 @@ impl LiveHand {
         if key.key_id() != ps.key_id {
             return Err(m);
         }
-        let msg = action_message(&self.hand_id, seq, actor, action)
+        let msg = action_message(&self.hand_id, seq, prev, actor, action)
             .map_err(|e| Mismatch::new("player_signature", "an encodable action", e.to_string()))?;
         if !key.verify(&msg, &ps.sig) {
             m.found = "a signature that does not verify".to_string();
@@ -892,15 +940,22 @@ impl LiveHand {
         key: &SigningKeyPair,
         now_ms: u64,
     ) -> Result<Vec<Record>, DealerError> {
-        let seeds = self
-            .seeds
-            .iter()
-            .enumerate()
-            .map(|(k, s)| RevealedSeed {
-                shuffle: u32::try_from(k).unwrap_or(u32::MAX),
-                server_seed: s.as_ref().map(ServerSeed::to_hex).unwrap_or_default(),
-            })
-            .collect();
+        let mut seeds = Vec::with_capacity(self.seeds.len());
+        for (k, s) in self.seeds.iter().enumerate() {
+            let shuffle = u32::try_from(k).unwrap_or(u32::MAX);
+            let seed = s.as_ref().ok_or_else(|| DealerError::Fold {
+                seq: self.next_seq,
+                mismatch: Mismatch::new(
+                    "server_seed",
+                    format!("the server seed of shuffle {shuffle} to reveal"),
+                    "none known",
+                ),
+            })?;
+            seeds.push(RevealedSeed {
+                shuffle,
+                server_seed: seed.to_hex(),
+            });
+        }
         self.emit(vec![(Body::SeedsRevealed { seeds }, None)], key, now_ms)
     }
 
@@ -973,7 +1028,7 @@ impl LiveHand {
     ) -> Result<Vec<Record>, DealerError> {
         self.ensure_running()?;
         if let Some(ps) = &player_sig {
-            self.check_player_sig(self.next_seq, actor, &action, ps)
+            self.check_player_sig(self.next_seq, &self.head, actor, &action, ps)
                 .map_err(|m| DealerError::BadPlayerSignature(m.to_string()))?;
         }
         let mut probe = self.engine.clone_box();
@@ -1005,7 +1060,7 @@ impl LiveHand {
         let mut out = self.emit(
             vec![(
                 Body::Abandoned {
-                    reason: reason.chars().take(500).collect(),
+                    reason: reason.chars().take(MAX_REASON_CHARS).collect(),
                 },
                 None,
             )],

@@ -10,8 +10,9 @@
 //! * The service signs `"persian-cards/event-signature/v1" || 0x00 || hash` with Ed25519; a
 //!   [`Record`] is the event with its hash, the signer's [`KeyId`] and the signature.
 //! * A player who registered a key may sign their own action: the message is
-//!   `"persian-cards/action/v1" || 0x00 || JCS({"action", "actor", "hand", "seq"})`, and the
-//!   signature goes inside the event (`player_sig`), so the service's hash covers it.
+//!   `"persian-cards/action/v1" || 0x00 || JCS({"action", "actor", "hand", "prev", "seq"})`,
+//!   so it pins the history the player saw, and the signature goes inside the event
+//!   (`player_sig`), so the service's hash covers it.
 
 use std::fmt;
 
@@ -509,15 +510,17 @@ pub fn seal(event: Event, key: &SigningKeyPair) -> Result<Record, LogError> {
 }
 
 /// The bytes a player signs for an action: the tag, then the JCS of
-/// `{"action": …, "actor": …, "hand": …, "seq": …}` where `seq` is the sequence number the
-/// action's event will have.
+/// `{"action": …, "actor": …, "hand": …, "prev": …, "seq": …}` where `seq` is the sequence
+/// number the action's event will have and `prev` the hash of the event before it (the
+/// hand's head as the player saw it), so the signature pins the history the player acted on.
 pub fn action_message(
     hand: &str,
     seq: u64,
+    prev: &Hash,
     actor: Actor,
     action: &Value,
 ) -> Result<Vec<u8>, LogError> {
-    let v = serde_json::json!({ "hand": hand, "seq": seq, "actor": actor, "action": action });
+    let v = serde_json::json!({ "hand": hand, "seq": seq, "prev": prev, "actor": actor, "action": action });
     let mut m = ACTION_SIG_TAG.to_vec();
     m.extend(canonical_bytes(&v)?);
     Ok(m)

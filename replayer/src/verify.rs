@@ -127,14 +127,80 @@ pub struct Options {
     pub trusted_keys: Vec<PublicKey>,
 }
 
-/// A bundle read and checked for shape, ready to be folded.
+/// A bundle read and checked for shape, ready to be folded. Each event is kept raw (its
+/// hash is computed over it as given) and typed, when it reads as an event.
 struct Parsed {
     raw: RawBundle,
-    events: Vec<Event>,
+    events: Vec<Result<Event, String>>,
+}
+
+/// JSON read strictly: a duplicate object key is an error (otherwise two readers could see
+/// different content under one valid signature).
+struct Strict(Value);
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("JSON")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut v = Vec::new();
+        while let Some(Strict(x)) = seq.next_element()? {
+            v.push(x);
+        }
+        Ok(Value::Array(v))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut m = serde_json::Map::new();
+        while let Some(k) = map.next_key::<String>()? {
+            if m.contains_key(&k) {
+                return Err(serde::de::Error::custom(format!(
+                    "duplicate key {:?}",
+                    k.chars().take(40).collect::<String>()
+                )));
+            }
+            let Strict(v) = map.next_value()?;
+            m.insert(k, v);
+        }
+        Ok(Value::Object(m))
+    }
 }
 
 fn parse(bytes: &[u8]) -> Result<Parsed, BundleError> {
-    let value: Value =
+    let Strict(value) =
         serde_json::from_slice(bytes).map_err(|e| BundleError::Json(e.to_string()))?;
     parse_value(value)
 }
@@ -157,27 +223,17 @@ fn parse_value(value: Value) -> Result<Parsed, BundleError> {
     }
     let raw: RawBundle =
         serde_json::from_value(value).map_err(|e| BundleError::Shape(e.to_string()))?;
-    if raw.format != BUNDLE_FORMAT || raw.version != BUNDLE_VERSION {
-        return Err(BundleError::Version {
-            format: raw.format.chars().take(60).collect(),
-            version: raw.version,
-        });
-    }
     if raw.records.is_empty() {
         return Err(BundleError::Empty);
     }
-    let mut events = Vec::with_capacity(raw.records.len());
-    for (index, r) in raw.records.iter().enumerate() {
-        log::check_json(&r.event).map_err(|e| BundleError::Event {
-            index,
-            detail: e.to_string(),
-        })?;
-        let e: Event = serde_json::from_value(r.event.clone()).map_err(|e| BundleError::Event {
-            index,
-            detail: e.to_string(),
-        })?;
-        events.push(e);
-    }
+    let events = raw
+        .records
+        .iter()
+        .map(|r| {
+            log::check_json(&r.event).map_err(|e| e.to_string())?;
+            serde_json::from_value::<Event>(r.event.clone()).map_err(|e| e.to_string())
+        })
+        .collect();
     Ok(Parsed { raw, events })
 }
 
@@ -201,85 +257,69 @@ fn simple(event: Option<u64>, rule: &str, expected: String, found: String) -> Pr
     }
 }
 
-/// The seeds revealed by the last event, if it reveals them.
-fn revealed_seeds(events: &[Event]) -> Vec<Option<ServerSeed>> {
-    match events.last().map(|e| &e.body) {
-        Some(Body::SeedsRevealed { seeds }) => seeds
-            .iter()
-            .map(|s| ServerSeed::from_hex(&s.server_seed).ok())
-            .collect(),
-        _ => Vec::new(),
-    }
+fn at(i: usize) -> Option<u64> {
+    Some(u64::try_from(i).unwrap_or(u64::MAX))
 }
 
-/// Fold events `0..=last` (all when `last` is `None`), checking hashes and signatures too.
-/// Returns the hand as folded so far and the first problem.
-fn run(
+/// What verification found.
+struct Run {
+    hand: Option<LiveHand>,
+    problem: Option<Problem>,
+    signers: Vec<KeyId>,
+    player_sigs: usize,
+}
+
+/// Pass 1, integrity, for every record in order: the hash of the event as given, the
+/// signer, the signature, that the event reads as an event, its sequence number and its
+/// link to the previous hash. A record changed, inserted, removed or reordered behind the
+/// service's back fails here, at that record.
+fn check_integrity(
     parsed: &Parsed,
     opts: &Options,
-    last: Option<usize>,
-) -> (Option<LiveHand>, Option<Problem>, Vec<KeyId>, usize) {
+    upto: usize,
+    signers: &mut Vec<KeyId>,
+) -> Option<Problem> {
     let mut keys: BTreeMap<KeyId, PublicKey> = BTreeMap::new();
-    let trusted: BTreeMap<KeyId, PublicKey> =
-        opts.trusted_keys.iter().map(|k| (k.key_id(), *k)).collect();
     for k in &parsed.raw.keys {
         if k.public_key.key_id() != k.key_id {
-            return (
+            return Some(simple(
                 None,
-                Some(simple(
-                    None,
-                    "bundle_key_id",
-                    format!("key id {}", k.public_key.key_id()),
-                    format!("key id {}", k.key_id),
-                )),
-                Vec::new(),
-                0,
-            );
+                "bundle_key_id",
+                format!("key id {}", k.public_key.key_id()),
+                format!("key id {}", k.key_id),
+            ));
         }
         keys.insert(k.key_id.clone(), k.public_key);
     }
-    let seeds = revealed_seeds(&parsed.events);
-    let mut hand: Option<LiveHand> = None;
-    let mut signers: Vec<KeyId> = Vec::new();
-    let mut player_sigs = 0usize;
-    let end = last.map_or(parsed.events.len(), |l| l.saturating_add(1));
+    let trusted: BTreeMap<KeyId, PublicKey> =
+        opts.trusted_keys.iter().map(|k| (k.key_id(), *k)).collect();
+    let mut prev = crate::log::Hash::ZERO;
     for (i, (raw, event)) in parsed
         .raw
         .records
         .iter()
         .zip(&parsed.events)
         .enumerate()
-        .take(end)
+        .take(upto)
     {
-        let at = Some(u64::try_from(i).unwrap_or(u64::MAX));
         let hash = match log::hash_event_json(&raw.event) {
             Ok(h) => h,
             Err(e) => {
-                return (
-                    hand,
-                    Some(simple(
-                        at,
-                        "encoding",
-                        "a canonical event".into(),
-                        e.to_string(),
-                    )),
-                    signers,
-                    player_sigs,
-                )
+                return Some(simple(
+                    at(i),
+                    "encoding",
+                    "an event the canonical encoding can carry".into(),
+                    e.to_string(),
+                ))
             }
         };
         if hash != raw.hash {
-            return (
-                hand,
-                Some(simple(
-                    at,
-                    "hash",
-                    format!("hash {hash} of the event as given"),
-                    format!("recorded hash {}", raw.hash),
-                )),
-                signers,
-                player_sigs,
-            );
+            return Some(simple(
+                at(i),
+                "hash",
+                format!("hash {hash} of the event as given"),
+                format!("recorded hash {}", raw.hash),
+            ));
         }
         let key = if opts.trusted_keys.is_empty() {
             keys.get(&raw.signer)
@@ -299,60 +339,194 @@ fn run(
                         .join(", ")
                 )
             };
-            return (
-                hand,
-                Some(simple(
-                    at,
-                    "signer",
-                    expected,
-                    format!("signer {}", raw.signer),
-                )),
-                signers,
-                player_sigs,
-            );
+            return Some(simple(
+                at(i),
+                "signer",
+                expected,
+                format!("signer {}", raw.signer),
+            ));
         };
         if !key.verify(&signature_message(&hash), &raw.sig) {
-            return (
-                hand,
-                Some(simple(
-                    at,
-                    "signature",
-                    format!("a valid signature by {}", raw.signer),
-                    "a signature that does not verify".into(),
-                )),
-                signers,
-                player_sigs,
-            );
+            return Some(simple(
+                at(i),
+                "signature",
+                format!("a valid signature by {}", raw.signer),
+                "a signature that does not verify".into(),
+            ));
         }
         if !signers.contains(&raw.signer) {
             signers.push(raw.signer.clone());
         }
-        let h = match hand.as_mut() {
+        let event = match event {
+            Ok(e) => e,
+            Err(detail) => {
+                return Some(simple(
+                    at(i),
+                    "event_format",
+                    "an event of format version 1".into(),
+                    detail.clone(),
+                ))
+            }
+        };
+        let want = at(i).unwrap_or(u64::MAX);
+        if event.seq != want {
+            return Some(simple(
+                at(i),
+                "sequence",
+                format!("seq {want}"),
+                format!("seq {}", event.seq),
+            ));
+        }
+        if event.prev != prev {
+            return Some(simple(
+                at(i),
+                "chain",
+                format!("prev = {prev}"),
+                format!("prev = {}", event.prev),
+            ));
+        }
+        if event.hand != parsed.raw.hand {
+            return Some(simple(
+                at(i),
+                "hand_id",
+                format!("hand {}", parsed.raw.hand),
+                format!("hand {}", event.hand),
+            ));
+        }
+        prev = hash;
+    }
+    None
+}
+
+/// Pass 2, the reveal: the last event must reveal a seed for every commitment, and each
+/// seed must hash to its commitment.
+fn check_reveal(events: &[&Event]) -> Result<Vec<Option<ServerSeed>>, Problem> {
+    let n = events.len();
+    let mut commitments = Vec::new();
+    for e in events {
+        match &e.body {
+            Body::HandStarted { commitment, .. } | Body::ShuffleCommitted { commitment, .. } => {
+                commitments.push(*commitment)
+            }
+            _ => {}
+        }
+    }
+    let Some(Body::SeedsRevealed { seeds }) = events.last().map(|e| &e.body) else {
+        return Err(simple(
+            at(n),
+            "complete",
+            "the hand to end with seeds_revealed".into(),
+            format!("the bundle stops after {n} events"),
+        ));
+    };
+    let last = at(n.saturating_sub(1));
+    if seeds.len() != commitments.len() {
+        return Err(simple(
+            last,
+            "reveal_all",
+            format!("{} seeds, one per commitment", commitments.len()),
+            format!("{} seeds", seeds.len()),
+        ));
+    }
+    let mut out = Vec::with_capacity(seeds.len());
+    for (k, (r, c)) in seeds.iter().zip(&commitments).enumerate() {
+        if usize::try_from(r.shuffle).ok() != Some(k) {
+            return Err(simple(
+                last,
+                "reveal_order",
+                format!("shuffle {k}"),
+                format!("shuffle {}", r.shuffle),
+            ));
+        }
+        let seed = ServerSeed::from_hex(&r.server_seed).map_err(|e| {
+            simple(
+                last,
+                "server_seed",
+                "64 hex characters".into(),
+                e.to_string(),
+            )
+        })?;
+        if seed.commitment() != *c {
+            return Err(simple(
+                last,
+                "commitment",
+                format!("a seed for shuffle {k} whose commitment is {c}"),
+                format!("a seed whose commitment is {}", seed.commitment()),
+            ));
+        }
+        out.push(Some(seed));
+    }
+    Ok(out)
+}
+
+/// Verify records `0..upto`: integrity, then (for a whole bundle) the reveal, then the fold
+/// through the engine.
+fn run(parsed: &Parsed, opts: &Options, upto: usize, whole: bool) -> Run {
+    let mut out = Run {
+        hand: None,
+        problem: None,
+        signers: Vec::new(),
+        player_sigs: 0,
+    };
+    if let Some(p) = check_integrity(parsed, opts, upto, &mut out.signers) {
+        out.problem = Some(p);
+        if whole {
+            return out;
+        }
+    }
+    // Every record that passed integrity reads as an event.
+    let events: Vec<&Event> = parsed
+        .events
+        .iter()
+        .take(upto)
+        .map_while(|e| e.as_ref().ok())
+        .collect();
+    let all: Vec<&Event> = parsed
+        .events
+        .iter()
+        .map_while(|e| e.as_ref().ok())
+        .collect();
+    let seeds = match check_reveal(&all) {
+        Ok(s) => s,
+        Err(p) => {
+            if whole {
+                out.problem = Some(p);
+                return out;
+            }
+            Vec::new()
+        }
+    };
+    for (i, (event, raw)) in events.iter().zip(&parsed.raw.records).enumerate() {
+        let h = match out.hand.as_mut() {
             Some(h) => h,
             None => match LiveHand::begin(event, seeds.clone()) {
-                Ok(h) => hand.insert(h),
+                Ok(h) => out.hand.insert(h),
                 Err(e) => {
                     let p = match e {
-                        crate::dealer::DealerError::Fold { mismatch, .. } => problem(at, mismatch),
+                        crate::dealer::DealerError::Fold { mismatch, .. } => {
+                            problem(at(i), mismatch)
+                        }
                         other => simple(
-                            at,
+                            at(i),
                             "hand_started",
                             "a hand that can start".into(),
                             other.to_string(),
                         ),
                     };
-                    return (hand, Some(p), signers, player_sigs);
+                    out.problem.get_or_insert(p);
+                    return out;
                 }
             },
         };
         if let Err(m) = h.fold_record(event, raw.hash) {
-            return (hand, Some(problem(at, m)), signers, player_sigs);
+            out.problem.get_or_insert(problem(at(i), m));
+            return out;
         }
         if event.player_sig.is_some() {
-            player_sigs += 1;
+            out.player_sigs += 1;
         }
     }
-    (hand, None, signers, player_sigs)
+    out
 }
 
 /// Verify a bundle given as bytes.
@@ -366,26 +540,16 @@ pub fn verify_value(value: Value, opts: &Options) -> Result<Verdict, BundleError
 }
 
 fn verify_parsed(parsed: &Parsed, opts: &Options) -> Result<Verdict, BundleError> {
-    let (hand, mut problem, signers, player_signatures) = run(parsed, opts, None);
     let n = parsed.events.len();
-    let status = hand.as_ref().map(LiveHand::status);
+    let Run {
+        hand,
+        mut problem,
+        signers,
+        player_sigs,
+    } = run(parsed, opts, n, true);
     if problem.is_none() {
         if let Some(h) = &hand {
-            if !h.is_revealed() {
-                problem = Some(simple(
-                    Some(u64::try_from(n).unwrap_or(u64::MAX)),
-                    "complete",
-                    "the hand to end with seeds_revealed".into(),
-                    format!("the bundle stops after {n} events"),
-                ));
-            } else if parsed.raw.hand != h.hand_id() {
-                problem = Some(simple(
-                    None,
-                    "header",
-                    format!("hand {}", h.hand_id()),
-                    format!("hand {}", parsed.raw.hand),
-                ));
-            } else if parsed.raw.game != h.game() {
+            if parsed.raw.game != h.game() {
                 problem = Some(simple(
                     None,
                     "header",
@@ -407,14 +571,14 @@ fn verify_parsed(parsed: &Parsed, opts: &Options) -> Result<Verdict, BundleError
         hand: parsed.raw.hand.clone(),
         game: parsed.raw.game,
         events: n,
-        status,
+        status: hand.as_ref().map(LiveHand::status),
         trust: if opts.trusted_keys.is_empty() {
             Trust::BundleKeysOnly
         } else {
             Trust::TrustedKey
         },
         signers,
-        player_signatures,
+        player_signatures: player_sigs,
         outcome: hand.as_ref().and_then(|h| h.outcome().cloned()),
         problem,
     })
@@ -459,7 +623,7 @@ pub fn replay_bytes(
             "step {want} is past the last event ({last_index})"
         )));
     }
-    let (hand, problem, _, _) = run(&parsed, opts, Some(want));
+    let Run { hand, problem, .. } = run(&parsed, opts, want.saturating_add(1), false);
     let Some(hand) = hand else {
         return Err(BundleError::Shape(problem.map_or_else(
             || "the first event cannot be replayed".into(),

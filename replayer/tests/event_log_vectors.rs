@@ -215,7 +215,7 @@ fn build_chain() -> Vec<(&'static str, Record, Option<Vec<u8>>)> {
             let Body::Action { actor, action, .. } = &step.body else {
                 panic!("only actions are signed by players");
             };
-            let msg = action_message(HAND, seq, *actor, action).unwrap();
+            let msg = action_message(HAND, seq, &prev, *actor, action).unwrap();
             let pk = player_key();
             player_sig = Some(PlayerSig {
                 key_id: pk.key_id(),
@@ -424,7 +424,8 @@ fn event_log_vectors_match_golden_file() {
         // The player's own signature.
         match (&event.player_sig, &event.body) {
             (Some(ps), Body::Action { actor, action, .. }) => {
-                let m = action_message(&event.hand, event.seq, *actor, action).unwrap();
+                let m =
+                    action_message(&event.hand, event.seq, &event.prev, *actor, action).unwrap();
                 assert_eq!(
                     Some(hex::encode(&m)),
                     v.player_message_hex,

@@ -111,8 +111,8 @@ def signature_message(hash_bytes):
     return EVENT_SIG_TAG + b"\x00" + hash_bytes
 
 
-def action_message(hand, seq, actor, action):
-    body = {"action": action, "actor": actor, "hand": hand, "seq": seq}
+def action_message(hand, seq, prev, actor, action):
+    body = {"action": action, "actor": actor, "hand": hand, "prev": prev, "seq": seq}
     return ACTION_SIG_TAG + b"\x00" + canonical(body)
 
 
@@ -184,7 +184,7 @@ def check_vector(index, v, prev_hash, service, player):
         if body.get("type") != "action":
             problems.append("player_sig: on a %r event" % body.get("type"))
         else:
-            msg = action_message(event["hand"], event["seq"], body["actor"], body["action"])
+            msg = action_message(event["hand"], event["seq"], event["prev"], body["actor"], body["action"])
             expect("player_message_hex", v.get("player_message_hex"), msg.hex())
             expect("player_message", v.get("player_message"),
                    msg[len(ACTION_SIG_TAG) + 1:].decode("utf-8"))
