@@ -473,10 +473,38 @@ pub fn canonical_bytes(v: &Value) -> Result<Vec<u8>, LogError> {
 /// The hash of an event given as JSON: `SHA-256(tag || 0x00 || JCS(event))`.
 pub fn hash_event_json(event: &Value) -> Result<Hash, LogError> {
     let bytes = canonical_bytes(event)?;
+    Ok(hash_canonical(&bytes))
+}
+
+/// The hash of an event's canonical bytes (already checked with [`check_json`]).
+pub fn hash_canonical(bytes: &[u8]) -> Hash {
     let mut h = Sha256::new();
     h.update(EVENT_HASH_TAG);
-    h.update(&bytes);
-    Ok(Hash(h.finalize().into()))
+    h.update(bytes);
+    Hash(h.finalize().into())
+}
+
+/// Canonical bytes of JSON already checked with [`check_json`].
+pub fn canonical_bytes_unchecked(v: &Value) -> Result<Vec<u8>, LogError> {
+    serde_jcs::to_vec(v).map_err(|e| LogError::Encoding(e.to_string()))
+}
+
+/// Verify many signatures at once (Ed25519 batch verification): true only if every
+/// signature is valid. On false, check them one by one to find the bad one.
+pub fn verify_batch(items: &[(Vec<u8>, Signature, PublicKey)]) -> bool {
+    if items.is_empty() {
+        return true;
+    }
+    if items.iter().any(|(_, _, k)| k.0.is_weak()) {
+        return false;
+    }
+    let msgs: Vec<&[u8]> = items.iter().map(|(m, _, _)| m.as_slice()).collect();
+    let sigs: Vec<ed25519_dalek::Signature> = items
+        .iter()
+        .map(|(_, s, _)| ed25519_dalek::Signature::from_bytes(&s.0))
+        .collect();
+    let keys: Vec<VerifyingKey> = items.iter().map(|(_, _, k)| k.0).collect();
+    ed25519_dalek::verify_batch(&msgs, &sigs, &keys).is_ok()
 }
 
 /// The JSON form of an event.

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::bundle::{RawBundle, BUNDLE_FORMAT, BUNDLE_VERSION};
@@ -231,7 +231,7 @@ fn parse_value(value: Value) -> Result<Parsed, BundleError> {
         .iter()
         .map(|r| {
             log::check_json(&r.event).map_err(|e| e.to_string())?;
-            serde_json::from_value::<Event>(r.event.clone()).map_err(|e| e.to_string())
+            Event::deserialize(&r.event).map_err(|e| e.to_string())
         })
         .collect();
     Ok(Parsed { raw, events })
@@ -294,6 +294,10 @@ fn check_integrity(
     let trusted: BTreeMap<KeyId, PublicKey> =
         opts.trusted_keys.iter().map(|k| (k.key_id(), *k)).collect();
     let mut prev = crate::log::Hash::ZERO;
+    // Signatures are checked in one batch after the other checks; the first problem of
+    // either kind, by position, is the one reported.
+    let mut batch: Vec<(Vec<u8>, crate::log::Signature, PublicKey)> = Vec::new();
+    let mut other: Option<(usize, Problem)> = None;
     for (i, (raw, event)) in parsed
         .raw
         .records
@@ -302,24 +306,32 @@ fn check_integrity(
         .enumerate()
         .take(upto)
     {
-        let hash = match log::hash_event_json(&raw.event) {
+        let fail = |p: Problem| Some((i, p));
+        let hash = match event {
+            // A record whose event read as an event passed check_json already.
+            Ok(_) => log::canonical_bytes_unchecked(&raw.event).map(|b| log::hash_canonical(&b)),
+            Err(_) => log::hash_event_json(&raw.event),
+        };
+        let hash = match hash {
             Ok(h) => h,
             Err(e) => {
-                return Some(simple(
+                other = fail(simple(
                     at(i),
                     "encoding",
                     "an event the canonical encoding can carry".into(),
                     e.to_string(),
-                ))
+                ));
+                break;
             }
         };
         if hash != raw.hash {
-            return Some(simple(
+            other = fail(simple(
                 at(i),
                 "hash",
                 format!("hash {hash} of the event as given"),
                 format!("recorded hash {}", raw.hash),
             ));
+            break;
         }
         let key = if opts.trusted_keys.is_empty() {
             keys.get(&raw.signer)
@@ -339,63 +351,83 @@ fn check_integrity(
                         .join(", ")
                 )
             };
-            return Some(simple(
+            other = fail(simple(
                 at(i),
                 "signer",
                 expected,
                 format!("signer {}", raw.signer),
             ));
+            break;
         };
-        if !key.verify(&signature_message(&hash), &raw.sig) {
-            return Some(simple(
-                at(i),
-                "signature",
-                format!("a valid signature by {}", raw.signer),
-                "a signature that does not verify".into(),
-            ));
-        }
+        batch.push((signature_message(&hash), raw.sig, *key));
         if !signers.contains(&raw.signer) {
             signers.push(raw.signer.clone());
         }
         let event = match event {
             Ok(e) => e,
             Err(detail) => {
-                return Some(simple(
+                other = fail(simple(
                     at(i),
                     "event_format",
                     "an event of format version 1".into(),
                     detail.clone(),
-                ))
+                ));
+                break;
             }
         };
         let want = at(i).unwrap_or(u64::MAX);
         if event.seq != want {
-            return Some(simple(
+            other = fail(simple(
                 at(i),
                 "sequence",
                 format!("seq {want}"),
                 format!("seq {}", event.seq),
             ));
+            break;
         }
         if event.prev != prev {
-            return Some(simple(
+            other = fail(simple(
                 at(i),
                 "chain",
                 format!("prev = {prev}"),
                 format!("prev = {}", event.prev),
             ));
+            break;
         }
         if event.hand != parsed.raw.hand {
-            return Some(simple(
+            other = fail(simple(
                 at(i),
                 "hand_id",
                 format!("hand {}", parsed.raw.hand),
                 format!("hand {}", event.hand),
             ));
+            break;
         }
         prev = hash;
     }
-    None
+    if !log::verify_batch(&batch) {
+        // Find the first bad signature, one by one.
+        for (i, (msg, sig, key)) in batch.iter().enumerate() {
+            if !key.verify(msg, sig) {
+                if other.as_ref().is_some_and(|(j, _)| *j < i) {
+                    break;
+                }
+                let signer = parsed
+                    .raw
+                    .records
+                    .get(i)
+                    .map(|r| r.signer.0.clone())
+                    .unwrap_or_default();
+                return Some(simple(
+                    at(i),
+                    "signature",
+                    format!("a valid signature by {signer}"),
+                    "a signature that does not verify".into(),
+                ));
+            }
+        }
+    }
+    other.map(|(_, p)| p)
 }
 
 /// Pass 2, the reveal: the last event must reveal a seed for every commitment, and each
