@@ -327,6 +327,13 @@ impl LiveHand {
             seq: 0,
             mismatch: m,
         };
+        if hand_id.is_empty() || hand_id.len() > MAX_HAND_ID_BYTES {
+            return Err(fold_err(Mismatch::new(
+                "hand_id",
+                format!("a hand id of 1 to {MAX_HAND_ID_BYTES} bytes"),
+                format!("{} bytes", hand_id.len()),
+            )));
+        }
         if *shuffle_version != SHUFFLE_VERSION {
             return Err(fold_err(Mismatch::new(
                 "shuffle_version",

@@ -184,7 +184,9 @@ def check_vector(index, v, prev_hash, service, player):
         if body.get("type") != "action":
             problems.append("player_sig: on a %r event" % body.get("type"))
         else:
-            msg = action_message(event["hand"], event["seq"], event["prev"], body["actor"], body["action"])
+            # prev enters the player's message as lowercase hex, however the event writes it.
+            msg = action_message(event["hand"], event["seq"], event["prev"].lower(),
+                                 body["actor"], body["action"])
             expect("player_message_hex", v.get("player_message_hex"), msg.hex())
             expect("player_message", v.get("player_message"),
                    msg[len(ACTION_SIG_TAG) + 1:].decode("utf-8"))
