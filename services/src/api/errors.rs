@@ -1,0 +1,242 @@
+//! Every error the API answers: one table of stable codes, each turned into an
+//! `application/problem+json` body (RFC 9457) by one [`ResponseError`] impl.
+//!
+//! A problem never holds an internal cause, SQL text, a seed, a hidden card or a token:
+//! internal causes are logged (without secrets) and answered with a bare `internal`.
+
+use std::fmt;
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::store::StoreError;
+
+macro_rules! error_codes {
+    ($($variant:ident => $code:literal, $status:ident, $title:literal;)*) => {
+        /// A stable error code: `code` in every problem body.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Code {
+            $(
+                #[doc = $title]
+                $variant,
+            )*
+        }
+
+        impl Code {
+            /// Every code, in table order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The snake_case code.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $code,)* }
+            }
+
+            /// The HTTP status.
+            pub fn status(self) -> StatusCode {
+                match self { $(Code::$variant => StatusCode::$status,)* }
+            }
+
+            /// A short, fixed, human summary.
+            pub fn title(self) -> &'static str {
+                match self { $(Code::$variant => $title,)* }
+            }
+        }
+    };
+}
+
+error_codes! {
+    InvalidJson          => "invalid_json",           BAD_REQUEST,            "The body is not JSON of the expected shape";
+    InvalidQuery         => "invalid_query",          BAD_REQUEST,            "A query parameter is invalid";
+    InvalidIdempotencyKey => "invalid_idempotency_key", BAD_REQUEST,          "The Idempotency-Key header is invalid";
+    BundleUnreadable     => "bundle_unreadable",      BAD_REQUEST,            "The body is not a readable hand bundle";
+    Unauthorized         => "unauthorized",           UNAUTHORIZED,           "Missing or invalid credentials";
+    Forbidden            => "forbidden",              FORBIDDEN,              "The credentials do not allow this";
+    NotFound             => "not_found",              NOT_FOUND,              "No such resource";
+    MethodNotAllowed     => "method_not_allowed",     METHOD_NOT_ALLOWED,     "The route does not take this method";
+    SeqConflict          => "seq_conflict",           CONFLICT,               "The hand has moved on: expected_seq is not its next seq";
+    HandInProgress       => "hand_in_progress",       CONFLICT,               "A hand is in progress";
+    HandOver             => "hand_over",              CONFLICT,               "The hand is over";
+    MatchOver            => "match_over",             CONFLICT,               "The table's match is over";
+    NoShufflePending     => "no_shuffle_pending",     CONFLICT,               "No shuffle is pending";
+    EntropyOff           => "entropy_off",            CONFLICT,               "This table takes no client seeds";
+    AlreadyContributed   => "already_contributed",    CONFLICT,               "The seat already gave a client seed for this shuffle";
+    IdempotencyInFlight  => "idempotency_in_flight",  CONFLICT,               "A request with this Idempotency-Key is being handled";
+    PayloadTooLarge      => "payload_too_large",      PAYLOAD_TOO_LARGE,      "The body is too large";
+    IllegalAction        => "illegal_action",         UNPROCESSABLE_ENTITY,   "The rules do not allow this action";
+    BadPlayerSignature   => "bad_player_signature",   UNPROCESSABLE_ENTITY,   "The player signature does not verify";
+    ExpectedSeqRequired  => "expected_seq_required",  UNPROCESSABLE_ENTITY,   "A player signature needs expected_seq";
+    InvalidTable         => "invalid_table",          UNPROCESSABLE_ENTITY,   "The table cannot be set up";
+    InvalidSeed          => "invalid_seed",           UNPROCESSABLE_ENTITY,   "The client seed must be 1 to 64 bytes of hex";
+    IdempotencyKeyReused => "idempotency_key_reused", UNPROCESSABLE_ENTITY,   "The Idempotency-Key was used for another request";
+    Internal             => "internal",               INTERNAL_SERVER_ERROR,  "Internal error";
+    Unavailable          => "unavailable",            SERVICE_UNAVAILABLE,    "The storage is unavailable; retry later";
+}
+
+/// The `type` URI of a code's problems.
+pub fn type_uri(code: Code) -> String {
+    format!("urn:persian-cards:problem:{}", code.as_str())
+}
+
+/// An API error: a code, a detail for people, and extra members (`rule`, `section`,
+/// `expected_seq` …).
+#[derive(Clone, Debug)]
+pub struct ApiError {
+    /// The code.
+    pub code: Code,
+    /// What happened, for people. Never holds a secret.
+    pub detail: String,
+    /// Extra members of the problem body.
+    pub extra: Map<String, Value>,
+}
+
+/// The problem+json body, as documented in the OpenAPI description.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Problem {
+    /// `urn:persian-cards:problem:<code>`.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// The code's fixed summary.
+    pub title: String,
+    /// The HTTP status.
+    pub status: u16,
+    /// What happened.
+    pub detail: String,
+    /// The stable error code.
+    pub code: String,
+    /// `illegal_action`: the engine's rule id, e.g. `BetBelowMin`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// `illegal_action`: the spec section, e.g. `bist-o-yek §5.3`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+    /// `seq_conflict`: the hand's next seq.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_seq: Option<u64>,
+}
+
+impl ApiError {
+    /// An error with a detail.
+    pub fn new(code: Code, detail: impl Into<String>) -> Self {
+        ApiError {
+            code,
+            detail: detail.into(),
+            extra: Map::new(),
+        }
+    }
+
+    /// Adds an extra member.
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.extra.insert(key.to_string(), value.into());
+        self
+    }
+
+    /// A 404 for any resource kind.
+    pub fn not_found(what: &str) -> Self {
+        ApiError::new(Code::NotFound, format!("no such {what}"))
+    }
+
+    /// A 403.
+    pub fn forbidden(detail: impl Into<String>) -> Self {
+        ApiError::new(Code::Forbidden, detail)
+    }
+
+    /// A 500. The cause is logged (it must not hold a secret), never answered.
+    pub fn internal(cause: impl fmt::Display) -> Self {
+        tracing::error!(cause = %cause, "internal error");
+        ApiError::new(Code::Internal, "the request could not be completed")
+    }
+
+    /// The problem body.
+    pub fn body(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("type".into(), type_uri(self.code).into());
+        m.insert("title".into(), self.code.title().into());
+        m.insert("status".into(), self.code.status().as_u16().into());
+        m.insert("detail".into(), self.detail.clone().into());
+        m.insert("code".into(), self.code.as_str().into());
+        for (k, v) in &self.extra {
+            m.insert(k.clone(), v.clone());
+        }
+        Value::Object(m)
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.detail)
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.code.status()
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let mut res = HttpResponse::build(self.status_code());
+        res.insert_header((header::CONTENT_TYPE, "application/problem+json"));
+        if self.code == Code::Unauthorized {
+            res.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+        }
+        res.body(self.body().to_string())
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Conflict { .. } => ApiError::new(
+                Code::SeqConflict,
+                "another request changed this resource first; reload and retry",
+            ),
+            StoreError::IdempotencyConflict => ApiError::new(
+                Code::IdempotencyInFlight,
+                "a request with this Idempotency-Key was handled concurrently; retry to get its response",
+            ),
+            StoreError::NotFound(what) => ApiError::not_found(what),
+            StoreError::Unavailable(cause) => {
+                tracing::warn!(cause = %cause, "storage unavailable");
+                ApiError::new(Code::Unavailable, "the storage is unavailable; retry later")
+            }
+            other => ApiError::internal(other),
+        }
+    }
+}
+
+impl From<crate::keys::KeyError> for ApiError {
+    fn from(e: crate::keys::KeyError) -> Self {
+        ApiError::internal(e)
+    }
+}
+
+/// The error of the `Result`s the handlers return.
+pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_snake_case() {
+        let mut seen = std::collections::HashSet::new();
+        for c in Code::ALL {
+            assert!(seen.insert(c.as_str()), "{} twice", c.as_str());
+            assert!(c
+                .as_str()
+                .chars()
+                .all(|ch| ch.is_ascii_lowercase() || ch == '_'));
+        }
+    }
+
+    #[test]
+    fn problem_body_has_the_rfc_9457_members() {
+        let e = ApiError::new(Code::IllegalAction, "no").with("rule", "BetBelowMin");
+        let b = e.body();
+        assert_eq!(b["status"], 422);
+        assert_eq!(b["code"], "illegal_action");
+        assert_eq!(b["rule"], "BetBelowMin");
+        assert_eq!(b["type"], "urn:persian-cards:problem:illegal_action");
+    }
+}

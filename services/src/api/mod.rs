@@ -1,0 +1,241 @@
+//! The HTTP API under `/v1`: one module per resource, each handler short and calling the
+//! domain. This module builds the application: routes, body and query extractors with
+//! their limits, the metrics and access-log middleware, and problem+json for every error
+//! (unknown routes included).
+
+pub mod clubs;
+pub mod errors;
+pub mod hands;
+pub mod health;
+pub mod history;
+pub mod openapi;
+pub mod tables;
+pub mod verify;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Instant;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{Payload, Service as _, ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::error::PayloadError;
+use actix_web::web::{self, Bytes};
+use actix_web::{App, FromRequest, HttpRequest, HttpResponse};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::idempotency::IdemKey;
+use crate::Service;
+use errors::{ApiError, ApiResult, Code};
+
+/// Largest JSON body.
+pub const JSON_LIMIT: usize = 64 * 1024;
+/// Largest bundle accepted by `POST /v1/verify`.
+pub const BUNDLE_LIMIT: usize = 16 * 1024 * 1024;
+
+fn payload_error(e: actix_web::Error) -> ApiError {
+    match e.as_error::<PayloadError>() {
+        Some(PayloadError::Overflow) => ApiError::new(
+            Code::PayloadTooLarge,
+            "the body is too large (JSON bodies: at most 64 KiB; bundles: at most 16 MiB)",
+        ),
+        _ => ApiError::new(Code::InvalidJson, "the body could not be read"),
+    }
+}
+
+/// The raw body, within the route's limit.
+pub struct Raw(pub Bytes);
+
+impl FromRequest for Raw {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = ApiResult<Raw>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let fut = Bytes::from_request(req, payload);
+        Box::pin(async move { fut.await.map(Raw).map_err(payload_error) })
+    }
+}
+
+/// A JSON body (at most 64 KiB; an empty body reads as `{}`) with the request's
+/// `Idempotency-Key`.
+pub struct Post<T> {
+    /// The body.
+    pub body: T,
+    /// The idempotency key and the request's fingerprint.
+    pub idem: Option<IdemKey>,
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for Post<T> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = ApiResult<Post<T>>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let fut = Bytes::from_request(req, payload);
+        let header = req
+            .headers()
+            .get("Idempotency-Key")
+            .map(|v| v.to_str().map(str::to_string));
+        let method = req.method().as_str().to_string();
+        let path = req.path().to_string();
+        Box::pin(async move {
+            let bytes = fut.await.map_err(payload_error)?;
+            let value: Value = if bytes.iter().all(u8::is_ascii_whitespace) {
+                Value::Object(serde_json::Map::new())
+            } else {
+                serde_json::from_slice(&bytes)
+                    .map_err(|e| ApiError::new(Code::InvalidJson, format!("not JSON: {e}")))?
+            };
+            if crate::has_nul(&value) {
+                return Err(ApiError::new(
+                    Code::InvalidJson,
+                    "strings may not contain the NUL character",
+                ));
+            }
+            let header = match header {
+                None => None,
+                Some(Ok(h)) => Some(h),
+                Some(Err(_)) => {
+                    return Err(ApiError::new(
+                        Code::InvalidIdempotencyKey,
+                        "Idempotency-Key must be visible ASCII",
+                    ))
+                }
+            };
+            let idem = IdemKey::parse(header.as_deref(), &method, &path, &value)?;
+            let body = serde_json::from_value(value)
+                .map_err(|e| ApiError::new(Code::InvalidJson, e.to_string()))?;
+            Ok(Post { body, idem })
+        })
+    }
+}
+
+/// An empty JSON object body (`{}` or nothing).
+#[derive(Debug, Default, serde::Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Empty {}
+
+async fn not_found() -> ApiResult<HttpResponse> {
+    Err(ApiError::new(Code::NotFound, "no such route"))
+}
+
+async fn method_not_allowed() -> ApiResult<HttpResponse> {
+    Err(ApiError::new(
+        Code::MethodNotAllowed,
+        "this route does not take this method",
+    ))
+}
+
+/// A resource whose unmatched methods answer 405 as problem+json.
+fn resource(path: &str) -> actix_web::Resource {
+    web::resource(path).default_service(web::to(method_not_allowed))
+}
+
+/// Every route.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(resource("/healthz").route(web::get().to(health::healthz)))
+        .service(resource("/readyz").route(web::get().to(health::readyz)))
+        .service(resource("/metrics").route(web::get().to(health::metrics)))
+        .service(
+            web::scope("/v1")
+                .service(resource("/openapi.json").route(web::get().to(openapi::spec)))
+                .service(resource("/keys").route(web::get().to(clubs::keys)))
+                .service(resource("/keys/auditor").route(web::post().to(clubs::add_auditor)))
+                .service(resource("/me").route(web::get().to(clubs::me)))
+                .service(
+                    resource("/tables")
+                        .route(web::get().to(tables::list))
+                        .route(web::post().to(tables::create)),
+                )
+                .service(resource("/tables/{table_id}").route(web::get().to(tables::get)))
+                .service(
+                    resource("/tables/{table_id}/scoreboard")
+                        .route(web::get().to(tables::scoreboard)),
+                )
+                .service(resource("/tables/{table_id}/hands").route(web::post().to(hands::start)))
+                .service(resource("/hands").route(web::get().to(history::list)))
+                .service(resource("/hands/{hand_id}").route(web::get().to(hands::get)))
+                .service(resource("/hands/{hand_id}/entropy").route(web::post().to(hands::entropy)))
+                .service(resource("/hands/{hand_id}/deal").route(web::post().to(hands::deal)))
+                .service(
+                    resource("/hands/{hand_id}/legal-actions")
+                        .route(web::get().to(hands::legal_actions)),
+                )
+                .service(resource("/hands/{hand_id}/actions").route(web::post().to(hands::act)))
+                .service(resource("/hands/{hand_id}/abandon").route(web::post().to(hands::abandon)))
+                .service(resource("/hands/{hand_id}/events").route(web::get().to(hands::events)))
+                .service(resource("/hands/{hand_id}/replay").route(web::get().to(hands::replay)))
+                .service(resource("/hands/{hand_id}/bundle").route(web::get().to(hands::bundle)))
+                .service(
+                    resource("/verify")
+                        .app_data(web::PayloadConfig::new(BUNDLE_LIMIT))
+                        .route(web::post().to(verify::verify)),
+                ),
+        );
+}
+
+/// The application: shared state, limits, error mapping, metrics and access logs, routes.
+pub fn app(
+    svc: web::Data<Service>,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let metrics = svc.metrics.clone();
+    App::new()
+        .app_data(svc)
+        .app_data(web::PayloadConfig::new(JSON_LIMIT))
+        .app_data(
+            web::QueryConfig::default()
+                .error_handler(|e, _| ApiError::new(Code::InvalidQuery, e.to_string()).into()),
+        )
+        .app_data(
+            web::PathConfig::default()
+                .error_handler(|e, _| ApiError::new(Code::NotFound, e.to_string()).into()),
+        )
+        .configure(routes)
+        .default_service(web::to(not_found))
+        .wrap_fn(move |req, srv| {
+            let start = Instant::now();
+            let method = req.method().as_str().to_string();
+            let metrics = metrics.clone();
+            let fut = srv.call(req);
+            async move {
+                let res = fut.await?;
+                let route = res
+                    .request()
+                    .match_pattern()
+                    .unwrap_or_else(|| "unmatched".to_string());
+                let status = res.status().as_u16();
+                let secs = start.elapsed().as_secs_f64();
+                metrics
+                    .requests
+                    .with_label_values(&[method.as_str(), route.as_str(), &status.to_string()])
+                    .inc();
+                metrics
+                    .request_seconds
+                    .with_label_values(&[route.as_str()])
+                    .observe(secs);
+                // The route pattern and the error code, never the path's query, a header
+                // or a body: no token or secret can reach the log.
+                let code = res
+                    .response()
+                    .error()
+                    .and_then(|e| e.as_error::<ApiError>())
+                    .map_or("", |e| e.code.as_str());
+                tracing::info!(
+                    method = %method,
+                    route = %route,
+                    status,
+                    code,
+                    ms = %format_args!("{:.2}", secs * 1000.0),
+                    "request"
+                );
+                Ok(res)
+            }
+        })
+}

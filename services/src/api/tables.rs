@@ -1,0 +1,64 @@
+//! Tables: create, list, read, scoreboard.
+
+use actix_web::{web, HttpResponse};
+
+use super::errors::{ApiResult, Problem};
+use super::Post;
+use crate::auth::Caller;
+use crate::idempotency::idempotent;
+use crate::tables::{self, CreateTable, Scoreboard, TableCreated, TableList, TableView};
+use crate::Service;
+
+/// Creates a table (admin). Each seat's token is in this answer only.
+#[utoipa::path(post, path = "/v1/tables", tag = "tables",
+    request_body = CreateTable,
+    params(("Idempotency-Key" = Option<String>, Header, description = "Replays the first answer on retry")),
+    responses((status = 201, body = TableCreated), (status = 400, body = Problem),
+        (status = 401, body = Problem), (status = 403, body = Problem), (status = 422, body = Problem)),
+    security(("bearer" = [])))]
+pub async fn create(
+    svc: web::Data<Service>,
+    caller: Caller,
+    req: Post<CreateTable>,
+) -> ApiResult<HttpResponse> {
+    let Post { body, idem } = req;
+    idempotent(&svc, &caller, idem, |idem| {
+        tables::create(&svc, &caller, body, idem)
+    })
+    .await
+}
+
+/// The club's tables (a seat token: its own table).
+#[utoipa::path(get, path = "/v1/tables", tag = "tables",
+    responses((status = 200, body = TableList), (status = 401, body = Problem)),
+    security(("bearer" = [])))]
+pub async fn list(svc: web::Data<Service>, caller: Caller) -> ApiResult<HttpResponse> {
+    Ok(HttpResponse::Ok().json(tables::list(&svc, &caller).await?))
+}
+
+/// A table, without tokens.
+#[utoipa::path(get, path = "/v1/tables/{table_id}", tag = "tables",
+    params(("table_id" = String, Path)),
+    responses((status = 200, body = TableView), (status = 401, body = Problem), (status = 404, body = Problem)),
+    security(("bearer" = [])))]
+pub async fn get(
+    svc: web::Data<Service>,
+    caller: Caller,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    Ok(HttpResponse::Ok().json(tables::get(&svc, &caller, &path).await?))
+}
+
+/// The match scoreboard: finished hands with outcomes, standings, who is next, whether
+/// the match is over.
+#[utoipa::path(get, path = "/v1/tables/{table_id}/scoreboard", tag = "tables",
+    params(("table_id" = String, Path)),
+    responses((status = 200, body = Scoreboard), (status = 401, body = Problem), (status = 404, body = Problem)),
+    security(("bearer" = [])))]
+pub async fn scoreboard(
+    svc: web::Data<Service>,
+    caller: Caller,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    Ok(HttpResponse::Ok().json(tables::scoreboard(&svc, &caller, &path).await?))
+}

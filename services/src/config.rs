@@ -1,0 +1,98 @@
+//! Configuration: command-line flags with environment fallbacks, shared by `serve` and
+//! the administrative subcommands.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::store::{PgStore, SqliteStore, Store, StoreError};
+
+/// Where the data lives: the database (PostgreSQL, or the embedded SQLite file in the data
+/// folder) and the key files.
+#[derive(Clone, Debug, clap::Args)]
+pub struct StoreArgs {
+    /// PostgreSQL URL (postgres://user@host:port/db). Without one, the embedded store in
+    /// --data-dir is used.
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    pub database_url: Option<String>,
+
+    /// The data folder: signing keys, the seal key and (without --database-url) the
+    /// embedded database.
+    #[arg(long, env = "AUDIT_DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+
+    /// Read the service's Ed25519 signing key (64 hex characters) from this file instead
+    /// of <data-dir>/keys.
+    #[arg(long, env = "AUDIT_KEY_FILE")]
+    pub key_file: Option<PathBuf>,
+
+    /// Most PostgreSQL connections in the pool.
+    #[arg(long, env = "AUDIT_DB_POOL", default_value_t = 16)]
+    pub db_pool: usize,
+}
+
+impl StoreArgs {
+    /// Flags for the embedded store in `data_dir`.
+    pub fn embedded(data_dir: impl Into<PathBuf>) -> StoreArgs {
+        StoreArgs {
+            database_url: None,
+            data_dir: data_dir.into(),
+            key_file: None,
+            db_pool: 16,
+        }
+    }
+
+    /// The PostgreSQL URL, if one is given and not empty.
+    pub fn database_url(&self) -> Option<&str> {
+        self.database_url
+            .as_deref()
+            .map(str::trim)
+            .filter(|u| !u.is_empty())
+    }
+
+    /// The embedded database file.
+    pub fn sqlite_path(&self) -> PathBuf {
+        self.data_dir.join("dealer.db")
+    }
+
+    /// Opens the store and applies pending migrations.
+    pub async fn open_store(&self) -> Result<Arc<dyn Store>, StoreError> {
+        let store: Arc<dyn Store> = match self.database_url() {
+            Some(url) => Arc::new(PgStore::connect(url, self.db_pool)?),
+            None => Arc::new(SqliteStore::open(self.sqlite_path())?),
+        };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// Which store, for logs (never the URL: it may hold a password).
+    pub fn describe(&self) -> String {
+        match self.database_url() {
+            Some(_) => "postgresql".to_string(),
+            None => format!("embedded sqlite at {}", self.sqlite_path().display()),
+        }
+    }
+}
+
+/// Flags of `serve`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0: any free port; the bound address is printed).
+    #[arg(long, env = "AUDIT_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: String,
+
+    /// HTTP worker threads (default: one per CPU core).
+    #[arg(long, env = "AUDIT_WORKERS")]
+    pub workers: Option<usize>,
+
+    /// Seconds to let in-flight requests finish after SIGINT/SIGTERM.
+    #[arg(long, env = "AUDIT_SHUTDOWN_TIMEOUT", default_value_t = 30)]
+    pub shutdown_timeout: u64,
+
+    /// Log as JSON lines instead of text.
+    #[arg(long, env = "AUDIT_LOG_JSON")]
+    pub log_json: bool,
+
+    /// The store and keys.
+    #[command(flatten)]
+    pub store: StoreArgs,
+}

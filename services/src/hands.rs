@@ -1,0 +1,1168 @@
+//! The hands domain: starting hands, driving each running hand's [`LiveHand`], appending
+//! its signed records atomically, and reading hands back as each caller may see them.
+//!
+//! One `LiveHand` per running hand is kept in memory behind a tokio mutex, so requests on
+//! one hand are serialized in this process. A change is made on a clone and swapped in only
+//! after the store committed it; on any store error the clone is dropped, and on a
+//! concurrency conflict the cached hand too (it is reloaded from the store on next use:
+//! its records, and its server seeds unsealed). Across processes, the store's optimistic
+//! concurrency on the hand's next seq keeps writers from forking a hand.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use actix_web::http::StatusCode;
+use replayer::bundle::Bundle;
+use replayer::dealer::{self, DealerError, HandParams, LiveHand, SeedSource};
+use replayer::engine::{Actor, GameId, SeatIndex, SetupError, ToAct, Viewer};
+use replayer::games::registry;
+use replayer::log::{Body, Hash, PlayerSig, PublicKey, Record, SeatInfo};
+use replayer::shuffle::{ClientSeed, ServerSeed};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::api::errors::{ApiError, ApiResult, Code};
+use crate::auth::{random_id, Caller, Role};
+use crate::idempotency::{IdemCtx, Reply};
+use crate::keys::seed_aad;
+use crate::store::{
+    AppendRequest, EventRow, HandRow, HandStatus, HandUpdate, SecretRow, StoreError, TableUpdate,
+};
+use crate::{now_ms, Service};
+
+/// Most events read per store call.
+const EVENT_PAGE: i64 = 1000;
+
+/// A running hand as held in memory.
+struct Loaded {
+    hand: LiveHand,
+    head: Hash,
+}
+
+type Slot = Arc<tokio::sync::Mutex<Option<Loaded>>>;
+
+/// The in-memory running hands, one mutex each.
+#[derive(Default)]
+pub struct LiveHands {
+    map: Mutex<HashMap<String, Slot>>,
+}
+
+impl std::fmt::Debug for LiveHands {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the hands: they hold hidden cards and seeds.
+        f.write_str("LiveHands")
+    }
+}
+
+fn cache_key(club: &str, hand: &str) -> String {
+    format!("{club}\u{0}{hand}")
+}
+
+impl LiveHands {
+    fn slot(&self, club: &str, hand: &str) -> Slot {
+        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        map.entry(cache_key(club, hand)).or_default().clone()
+    }
+
+    fn forget(&self, club: &str, hand: &str) {
+        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        map.remove(&cache_key(club, hand));
+    }
+
+    /// How many hands are held in memory.
+    pub fn len(&self) -> usize {
+        self.map.lock().map(|m| m.len()).unwrap_or(0)
+    }
+
+    /// Whether no hand is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Request and response shapes
+
+/// Who the hand waits for. The cards of a pending shuffle are not listed (a restock
+/// shuffles discards that may never have been shown): only their number.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ToActView {
+    /// Actors who may act now: `{"seat": n}` or `"service"`.
+    #[schema(value_type = Vec<Object>)]
+    pub actors: Vec<Actor>,
+    /// A committed shuffle the hand waits for (`POST …/deal`, or every seat's entropy).
+    pub shuffle_pending: Option<PendingShuffle>,
+}
+
+/// A pending shuffle.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PendingShuffle {
+    /// Why the engine asks for it (`new_turn`, `restock`, …).
+    pub reason: String,
+    /// How many cards it will order.
+    pub cards: usize,
+}
+
+impl From<ToAct> for ToActView {
+    fn from(t: ToAct) -> Self {
+        ToActView {
+            actors: t.actors,
+            shuffle_pending: t.shuffle.map(|s| PendingShuffle {
+                reason: s.reason,
+                cards: s.cards.len(),
+            }),
+        }
+    }
+}
+
+/// `POST /v1/tables/{table_id}/hands` → 201.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HandStarted {
+    /// The new hand.
+    pub hand_id: String,
+    /// Its table.
+    pub table_id: String,
+    /// Its number in the table's match, from 1.
+    pub hand_no: u64,
+    /// The game.
+    pub game: String,
+    /// `in_progress`.
+    pub status: String,
+    /// The seq the next event will have.
+    pub next_seq: u64,
+    /// Hash of the last event.
+    pub head: String,
+    /// Commitment to the server seed of shuffle 0.
+    pub commitment: String,
+    /// Whether seats add client seeds before each shuffle.
+    pub client_entropy: bool,
+    /// The records appended (signed events).
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<Record>,
+    /// Who the hand waits for.
+    pub to_act: ToActView,
+}
+
+/// The answer to entropy, deal, actions and abandon: what was appended.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Appended {
+    /// The hand.
+    pub hand_id: String,
+    /// `in_progress`, `completed` or `abandoned`.
+    pub status: String,
+    /// The seq the next event will have.
+    pub next_seq: u64,
+    /// Hash of the last event.
+    pub head: String,
+    /// The records appended by this request, in order.
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<Record>,
+    /// Who the hand waits for now.
+    pub to_act: ToActView,
+    /// The outcome, once completed.
+    #[schema(value_type = Option<Object>)]
+    pub outcome: Option<Value>,
+}
+
+/// `POST /v1/hands/{hand_id}/entropy`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EntropyRequest {
+    /// 1 to 64 bytes, as hex.
+    pub seed: String,
+    /// If given, the hand's next seq must be this.
+    pub expected_seq: Option<u64>,
+}
+
+/// `POST /v1/hands/{hand_id}/deal` (the body may be empty).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DealRequest {
+    /// If given, the hand's next seq must be this.
+    pub expected_seq: Option<u64>,
+}
+
+/// `POST /v1/hands/{hand_id}/actions`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionRequest {
+    /// The game's action, e.g. `{"type": "bet", "amount": 100}`.
+    #[schema(value_type = Object)]
+    pub action: Value,
+    /// If given, the hand's next seq must be this. Required with `player_sig`.
+    pub expected_seq: Option<u64>,
+    /// The player's own Ed25519 signature over `action_message(hand, expected_seq, actor,
+    /// action)` (docs/EVENT-LOG.md §9): `{"key_id": "ed25519:…", "sig": "<128 hex>"}`.
+    #[schema(value_type = Option<Object>)]
+    pub player_sig: Option<PlayerSig>,
+}
+
+/// `POST /v1/hands/{hand_id}/abandon`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AbandonRequest {
+    /// Why (recorded in the log; at most 500 characters are kept).
+    pub reason: String,
+    /// If given, the hand's next seq must be this.
+    pub expected_seq: Option<u64>,
+}
+
+/// A client seed given for a shuffle.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ClientSeedView {
+    /// The shuffle.
+    pub shuffle: u32,
+    /// The seat.
+    pub seat: u8,
+    /// The seed, hex.
+    pub seed: String,
+}
+
+/// `GET /v1/hands/{hand_id}`: the hand as the caller may see it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HandDetail {
+    /// The hand.
+    pub hand_id: String,
+    /// Its table.
+    pub table_id: String,
+    /// Its number in the match.
+    pub hand_no: i64,
+    /// The game.
+    pub game: String,
+    /// `in_progress`, `completed` or `abandoned`.
+    pub status: String,
+    /// The seq the next event will have.
+    pub next_seq: u64,
+    /// Hash of the last event.
+    pub head: String,
+    /// Players in seat order.
+    pub players: Vec<String>,
+    /// Unix ms.
+    pub started_ms: i64,
+    /// Unix ms, once over.
+    pub ended_ms: Option<i64>,
+    /// Commitments to every server seed so far, by shuffle.
+    pub commitments: Vec<String>,
+    /// Client seeds given so far.
+    pub client_seeds: Vec<ClientSeedView>,
+    /// The shuffle whose client seeds are being collected.
+    pub next_shuffle: u32,
+    /// Who the hand waits for.
+    pub to_act: ToActView,
+    /// `seat`, `public` or `all` (once the hand is over).
+    pub viewer: String,
+    /// The engine's view of the table for that viewer.
+    #[schema(value_type = Object)]
+    pub view: Value,
+    /// The last action.
+    #[schema(value_type = Option<Object>)]
+    pub last_action: Option<Value>,
+    /// The outcome, once completed.
+    #[schema(value_type = Option<Object>)]
+    pub outcome: Option<Value>,
+    /// Why it was abandoned.
+    pub abandon_reason: Option<String>,
+}
+
+/// `GET /v1/hands/{hand_id}/legal-actions`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LegalActions {
+    /// The hand.
+    pub hand_id: String,
+    /// The seq the next event will have (sign actions for it).
+    pub next_seq: u64,
+    /// Whose actions: `{"seat": n}` for a seat token, `"service"` for the admin.
+    #[schema(value_type = Object)]
+    pub actor: Option<Actor>,
+    /// The game's legal actions (families such as `{"type": "bet", "min": 50, "max": 500}`).
+    #[schema(value_type = Vec<Object>)]
+    pub legal_actions: Vec<Value>,
+    /// Who the hand waits for.
+    pub to_act: ToActView,
+}
+
+/// `GET /v1/hands/{hand_id}/events`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventsPage {
+    /// The hand.
+    pub hand_id: String,
+    /// The signed records, in seq order.
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<Value>,
+    /// `from` for the next page, when there may be more.
+    pub next_from: Option<i64>,
+}
+
+/// `GET /v1/hands/{hand_id}/replay?step=N`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReplayView {
+    /// The hand.
+    pub hand_id: String,
+    /// The event shown (its seq).
+    pub step: u64,
+    /// How many events the hand has now.
+    pub events: u64,
+    /// The record of event `step`.
+    #[schema(value_type = Object)]
+    pub event: Value,
+    /// The hand's status after that event.
+    pub status: String,
+    /// `seat`, `public` or `all`.
+    pub viewer: String,
+    /// The table after that event, as the caller may see it.
+    #[schema(value_type = Object)]
+    pub view: Value,
+    /// Who the hand waited for after that event.
+    pub to_act: ToActView,
+    /// The last action up to that event.
+    #[schema(value_type = Option<Object>)]
+    pub last_action: Option<Value>,
+}
+
+// ---------------------------------------------------------------------------------------
+// Conversions
+
+fn store_status(s: dealer::HandStatus) -> HandStatus {
+    match s {
+        dealer::HandStatus::InProgress => HandStatus::InProgress,
+        dealer::HandStatus::Completed => HandStatus::Completed,
+        dealer::HandStatus::Abandoned => HandStatus::Abandoned,
+    }
+}
+
+fn dealer_status(s: HandStatus) -> dealer::HandStatus {
+    match s {
+        HandStatus::InProgress => dealer::HandStatus::InProgress,
+        HandStatus::Completed => dealer::HandStatus::Completed,
+        HandStatus::Abandoned => dealer::HandStatus::Abandoned,
+    }
+}
+
+fn u64_of(v: i64) -> u64 {
+    u64::try_from(v).unwrap_or(0)
+}
+
+fn i64_of(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+/// The API error for a refusal of the dealer.
+pub fn dealer_error(e: DealerError) -> ApiError {
+    match e {
+        DealerError::Illegal(v) => ApiError::new(Code::IllegalAction, v.detail)
+            .with("rule", v.rule)
+            .with("section", v.section),
+        DealerError::HandOver => ApiError::new(Code::HandOver, "the hand is over"),
+        DealerError::EntropyOff => {
+            ApiError::new(Code::EntropyOff, "this table does not take client seeds")
+        }
+        DealerError::AlreadyContributed(s) => ApiError::new(
+            Code::AlreadyContributed,
+            format!("{s} already gave a client seed for this shuffle"),
+        ),
+        DealerError::NoShufflePending => ApiError::new(
+            Code::NoShufflePending,
+            "no shuffle is pending: the hand is not waiting for a deal",
+        ),
+        DealerError::BadPlayerSignature(m) => ApiError::new(Code::BadPlayerSignature, m),
+        DealerError::Setup(SetupError::MatchOver) => {
+            ApiError::new(Code::MatchOver, "the table's match is over")
+        }
+        // Only input reaches the encoding checks: numbers that are not integers, nesting
+        // too deep.
+        DealerError::Log(e) => ApiError::new(Code::InvalidJson, e.to_string()),
+        other => ApiError::internal(other),
+    }
+}
+
+fn event_row(club: &str, r: &Record, now: i64) -> ApiResult<EventRow> {
+    Ok(EventRow {
+        club_id: club.to_string(),
+        hand_id: r.event.hand.clone(),
+        seq: i64_of(r.event.seq),
+        gid: None,
+        kind: r.event.body.kind().to_string(),
+        hash: r.hash.to_hex(),
+        prev_hash: r.event.prev.to_hex(),
+        record: serde_json::to_value(r).map_err(ApiError::internal)?,
+        created_ms: now,
+    })
+}
+
+fn record_of(row: &EventRow) -> ApiResult<Record> {
+    serde_json::from_value(row.record.clone()).map_err(ApiError::internal)
+}
+
+fn seal_seeds(
+    svc: &Service,
+    club: &str,
+    hand: &LiveHand,
+    from: usize,
+) -> ApiResult<Vec<SecretRow>> {
+    let mut out = Vec::new();
+    for (k, seed) in hand.server_seeds().iter().enumerate().skip(from) {
+        let Some(seed) = seed else { continue };
+        let shuffle = u32::try_from(k).map_err(ApiError::internal)?;
+        out.push(SecretRow {
+            club_id: club.to_string(),
+            hand_id: hand.hand_id().to_string(),
+            shuffle: i32::try_from(shuffle).map_err(ApiError::internal)?,
+            sealed: svc
+                .seal
+                .seal(&seed_aad(club, hand.hand_id(), shuffle), seed.as_bytes())?,
+        });
+    }
+    Ok(out)
+}
+
+/// The seeds revealed by a finished hand's last record.
+fn revealed_seeds(records: &[Record]) -> Vec<Option<ServerSeed>> {
+    match records.last().map(|r| &r.event.body) {
+        Some(Body::SeedsRevealed { seeds }) => seeds
+            .iter()
+            .map(|s| ServerSeed::from_hex(&s.server_seed).ok())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn viewer_of(caller: &Caller, finished: bool) -> Viewer {
+    if finished {
+        return Viewer::All;
+    }
+    match caller.role {
+        Role::Seat { seat, .. } => Viewer::Seat(seat),
+        _ => Viewer::Public,
+    }
+}
+
+fn viewer_name(v: Viewer) -> &'static str {
+    match v {
+        Viewer::Seat(_) => "seat",
+        Viewer::Public => "public",
+        Viewer::All => "all",
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading hands from the store
+
+/// The hand row, if the caller may see the hand: another club's hand, another table's
+/// for a seat, a running hand for an auditor are all 404.
+async fn hand_row(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<HandRow> {
+    if !crate::plausible_id(hand_id) {
+        return Err(ApiError::not_found("hand"));
+    }
+    let row = svc
+        .store
+        .get_hand(&caller.club_id, hand_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("hand"))?;
+    let hidden = !caller.sees_table(&row.table_id)
+        || (caller.role == Role::Auditor && row.status == HandStatus::InProgress);
+    if hidden {
+        return Err(ApiError::not_found("hand"));
+    }
+    Ok(row)
+}
+
+/// Events `from..from+limit` of a hand, as records.
+async fn records(
+    svc: &Service,
+    club: &str,
+    hand: &str,
+    upto: Option<u64>,
+) -> ApiResult<Vec<Record>> {
+    let mut out = Vec::new();
+    loop {
+        let from = i64::try_from(out.len()).map_err(ApiError::internal)?;
+        let mut limit = EVENT_PAGE;
+        if let Some(last) = upto {
+            let remaining = i64_of(last).saturating_add(1).saturating_sub(from);
+            if remaining <= 0 {
+                break;
+            }
+            limit = limit.min(remaining);
+        }
+        let rows = svc.store.list_events(club, hand, from, limit).await?;
+        let n = rows.len();
+        for r in &rows {
+            out.push(record_of(r)?);
+        }
+        if i64::try_from(n).unwrap_or(0) < limit {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// The server seeds of a running hand, unsealed.
+async fn unsealed_seeds(
+    svc: &Service,
+    club: &str,
+    hand: &str,
+) -> ApiResult<Vec<Option<ServerSeed>>> {
+    let mut seeds: Vec<Option<ServerSeed>> = Vec::new();
+    for s in svc.store.get_secrets(club, hand).await? {
+        let k = usize::try_from(s.shuffle).map_err(ApiError::internal)?;
+        let shuffle = u32::try_from(s.shuffle).map_err(ApiError::internal)?;
+        let plain = svc.seal.unseal(&seed_aad(club, hand, shuffle), &s.sealed)?;
+        let bytes: [u8; 32] = plain
+            .try_into()
+            .map_err(|_| ApiError::internal("sealed seed of the wrong length"))?;
+        if seeds.len() <= k {
+            seeds.resize(k + 1, None);
+        }
+        if let Some(slot) = seeds.get_mut(k) {
+            *slot = Some(ServerSeed::from_bytes(bytes));
+        }
+    }
+    Ok(seeds)
+}
+
+/// Rebuild a hand from its records (all, or `0..=upto`) and its seeds.
+async fn restore(svc: &Service, row: &HandRow, upto: Option<u64>) -> ApiResult<(Loaded, u64)> {
+    let all = records(svc, &row.club_id, &row.hand_id, None).await?;
+    let total = u64::try_from(all.len()).unwrap_or(u64::MAX);
+    let seeds = if row.status == HandStatus::InProgress {
+        unsealed_seeds(svc, &row.club_id, &row.hand_id).await?
+    } else {
+        revealed_seeds(&all)
+    };
+    let upto = upto.map_or(all.len(), |u| {
+        usize::try_from(u).unwrap_or(usize::MAX).saturating_add(1)
+    });
+    let prefix = all.get(..upto.min(all.len())).unwrap_or(&[]);
+    let hand = LiveHand::restore(prefix, seeds, SeedSource::Os)
+        .map_err(|e| ApiError::internal(format!("hand {} does not restore: {e}", row.hand_id)))?;
+    let head = prefix.last().map_or(Hash::ZERO, |r| r.hash);
+    Ok((Loaded { hand, head }, total))
+}
+
+/// Runs `f` on the current state of a hand: the cached one for a running hand (reloaded
+/// if the store has moved on), a fresh restore for a finished one.
+async fn with_hand<T>(svc: &Service, row: &HandRow, f: impl FnOnce(&Loaded) -> T) -> ApiResult<T> {
+    if row.status != HandStatus::InProgress {
+        // Ended, maybe by another process: nothing of it stays in memory here.
+        svc.live.forget(&row.club_id, &row.hand_id);
+        let (loaded, _) = restore(svc, row, None).await?;
+        return Ok(f(&loaded));
+    }
+    let slot = svc.live.slot(&row.club_id, &row.hand_id);
+    let mut guard = slot.lock().await;
+    if guard
+        .as_ref()
+        .is_none_or(|l| l.hand.next_seq() < u64_of(row.next_seq))
+    {
+        *guard = Some(restore(svc, row, None).await?.0);
+    }
+    let loaded = guard
+        .as_ref()
+        .ok_or_else(|| ApiError::internal("hand not loaded"))?;
+    let out = f(loaded);
+    if loaded.hand.status() != dealer::HandStatus::InProgress {
+        *guard = None;
+        svc.live.forget(&row.club_id, &row.hand_id);
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// Writing
+
+/// What one request asks of a running hand.
+#[derive(Debug)]
+pub enum Op {
+    /// A seat's client seed.
+    Entropy(ClientSeed),
+    /// Use the pending shuffle now.
+    Deal,
+    /// An action by the caller.
+    Act {
+        /// The action.
+        action: Value,
+        /// The player's signature.
+        player_sig: Option<PlayerSig>,
+    },
+    /// Abandon the hand.
+    Abandon(String),
+}
+
+impl Op {
+    fn actor(&self, caller: &Caller) -> ApiResult<Actor> {
+        let seat = caller.seat().map(|(_, s)| Actor::Seat(s));
+        match (self, &caller.role) {
+            (_, Role::Auditor) => Err(ApiError::forbidden("an auditor key is read-only")),
+            (Op::Entropy(_), Role::Admin) => Err(ApiError::forbidden(
+                "client seeds come from the seats: use a seat token",
+            )),
+            (Op::Abandon(_), Role::Seat { .. }) => Err(ApiError::forbidden(
+                "only the club admin may abandon a hand",
+            )),
+            (_, Role::Admin) => Ok(Actor::Service),
+            (_, Role::Seat { .. }) => {
+                seat.ok_or_else(|| ApiError::internal("seat caller without seat"))
+            }
+        }
+    }
+}
+
+/// The hand and table changes that go with records that end a hand.
+async fn ending_updates(
+    svc: &Service,
+    row: &HandRow,
+    hand: &LiveHand,
+    now: i64,
+) -> ApiResult<(Option<HandUpdate>, Option<TableUpdate>)> {
+    let status = store_status(hand.status());
+    if status == HandStatus::InProgress {
+        return Ok((None, None));
+    }
+    let hand_update = HandUpdate {
+        status,
+        ended_ms: Some(now),
+        outcome: hand.outcome().cloned(),
+        abandon_reason: None,
+    };
+    let table_update = match hand.next_match() {
+        Some(m) if status == HandStatus::Completed && !m.is_null() => {
+            let table = svc
+                .store
+                .get_table(&row.club_id, &row.table_id)
+                .await?
+                .ok_or_else(|| ApiError::internal("the hand's table is gone"))?;
+            Some(TableUpdate {
+                table_id: row.table_id.clone(),
+                expected_match_version: table.match_version,
+                match_state: m.clone(),
+            })
+        }
+        _ => None,
+    };
+    Ok((Some(hand_update), table_update))
+}
+
+fn count_end(svc: &Service, hand: &LiveHand) {
+    match hand.status() {
+        dealer::HandStatus::Completed => svc.metrics.hands.with_label_values(&["completed"]).inc(),
+        dealer::HandStatus::Abandoned => svc.metrics.hands.with_label_values(&["abandoned"]).inc(),
+        dealer::HandStatus::InProgress => {}
+    }
+}
+
+/// Appends `new_records` made by `next` from the state at seq `expected_seq` (whose hand
+/// knew `seeds_before` server seeds), with the hand and table changes they imply and the
+/// idempotency record of `reply`. The outer error is a failure to prepare the write; the
+/// inner result is the store's answer.
+#[allow(clippy::too_many_arguments)]
+async fn append(
+    svc: &Service,
+    row: &HandRow,
+    expected_seq: u64,
+    seeds_before: usize,
+    next: &LiveHand,
+    new_records: &[Record],
+    abandon_reason: Option<String>,
+    idem: Option<&IdemCtx>,
+    reply: &Reply,
+) -> ApiResult<Result<(), StoreError>> {
+    let now = i64_of(now_ms());
+    let events = new_records
+        .iter()
+        .map(|r| event_row(&row.club_id, r, now))
+        .collect::<ApiResult<Vec<_>>>()?;
+    let new_secrets = seal_seeds(svc, &row.club_id, next, seeds_before)?;
+    let idem = idem.map(|c| c.row(&svc.seal, reply, now)).transpose()?;
+    let (mut hand_update, table_update) = ending_updates(svc, row, next, now).await?;
+    if let Some(u) = hand_update.as_mut() {
+        u.abandon_reason = abandon_reason;
+    }
+    let req = AppendRequest {
+        club_id: row.club_id.clone(),
+        hand_id: row.hand_id.clone(),
+        expected_seq: i64_of(expected_seq),
+        events,
+        hand_update,
+        table_update,
+        new_secrets,
+        idem,
+    };
+    let t0 = Instant::now();
+    let res = svc.store.append(&req).await;
+    svc.metrics
+        .append_seconds
+        .with_label_values(&["append"])
+        .observe(t0.elapsed().as_secs_f64());
+    match &res {
+        Err(StoreError::Conflict { .. }) => svc.metrics.conflicts.with_label_values(&["seq"]).inc(),
+        Err(StoreError::IdempotencyConflict) => svc
+            .metrics
+            .conflicts
+            .with_label_values(&["idempotency"])
+            .inc(),
+        _ => {}
+    }
+    Ok(res)
+}
+
+fn seq_conflict(expected: u64, next: u64) -> ApiError {
+    ApiError::new(
+        Code::SeqConflict,
+        format!("expected_seq {expected} is not the hand's next seq {next}"),
+    )
+    .with("next_seq", next)
+}
+
+/// Entropy, deal, an action or abandon on a running hand.
+pub async fn mutate(
+    svc: &Service,
+    caller: &Caller,
+    hand_id: &str,
+    expected_seq: Option<u64>,
+    op: Op,
+    idem: Option<IdemCtx>,
+) -> ApiResult<Reply> {
+    let actor = op.actor(caller)?;
+    if let Op::Act { action, player_sig } = &op {
+        replayer::log::check_json(action)
+            .map_err(|e| ApiError::new(Code::InvalidJson, format!("action: {e}")))?;
+        if player_sig.is_some() && expected_seq.is_none() {
+            return Err(ApiError::new(
+                Code::ExpectedSeqRequired,
+                "a player signature covers the event's seq: send expected_seq with it",
+            ));
+        }
+    }
+    let row = hand_row(svc, caller, hand_id).await?;
+    if row.status != HandStatus::InProgress {
+        svc.live.forget(&row.club_id, &row.hand_id);
+        return Err(ApiError::new(Code::HandOver, "the hand is over"));
+    }
+    let slot = svc.live.slot(&row.club_id, &row.hand_id);
+    let mut guard = slot.lock().await;
+    // A request with the same key may have been handled while this one waited.
+    if let Some(ctx) = &idem {
+        if let Some(r) = ctx.lookup(svc.store.as_ref(), &svc.seal).await? {
+            return Ok(r);
+        }
+    }
+    if guard
+        .as_ref()
+        .is_none_or(|l| l.hand.next_seq() < u64_of(row.next_seq))
+    {
+        *guard = Some(restore(svc, &row, None).await?.0);
+    }
+    let loaded = guard
+        .as_ref()
+        .ok_or_else(|| ApiError::internal("hand not loaded"))?;
+    if loaded.hand.status() != dealer::HandStatus::InProgress {
+        *guard = None;
+        svc.live.forget(&row.club_id, &row.hand_id);
+        return Err(ApiError::new(Code::HandOver, "the hand is over"));
+    }
+    let seq = loaded.hand.next_seq();
+    if let Some(e) = expected_seq {
+        if e != seq {
+            return Err(seq_conflict(e, seq));
+        }
+    }
+    let mut next = loaded.hand.clone();
+    let seeds_before = next.server_seeds().len();
+    let key = svc.keys.current();
+    let now = now_ms();
+    let mut abandon_reason = None;
+    let records = match op {
+        Op::Entropy(seed) => match actor {
+            Actor::Seat(s) => next.contribute(s, seed, key, now),
+            Actor::Service => Err(DealerError::EntropyOff),
+        },
+        Op::Deal => next.shuffle_now(key, now),
+        Op::Act { action, player_sig } => next.act(actor, action, player_sig, key, now),
+        Op::Abandon(reason) => {
+            let reason: String = reason.chars().take(500).collect();
+            abandon_reason = Some(reason.clone());
+            next.abandon(&reason, key, now)
+        }
+    }
+    .map_err(dealer_error)?;
+    let head = records.last().map_or(loaded.head, |r| r.hash);
+    let reply = Reply::new(
+        StatusCode::OK,
+        Appended {
+            hand_id: row.hand_id.clone(),
+            status: next.status().as_str().to_string(),
+            next_seq: next.next_seq(),
+            head: head.to_hex(),
+            events: records.clone(),
+            to_act: next.to_act().into(),
+            outcome: next.outcome().cloned(),
+        },
+    )?;
+    match append(
+        svc,
+        &row,
+        seq,
+        seeds_before,
+        &next,
+        &records,
+        abandon_reason,
+        idem.as_ref(),
+        &reply,
+    )
+    .await?
+    {
+        Ok(()) => {
+            if next.status() == dealer::HandStatus::InProgress {
+                *guard = Some(Loaded { hand: next, head });
+            } else {
+                count_end(svc, &next);
+                *guard = None;
+                svc.live.forget(&row.club_id, &row.hand_id);
+            }
+            Ok(reply)
+        }
+        Err(StoreError::Conflict { .. }) => {
+            *guard = None;
+            Err(ApiError::new(
+                Code::SeqConflict,
+                "another request appended to this hand first; reload and retry",
+            ))
+        }
+        Err(StoreError::IdempotencyConflict) => {
+            if let Some(ctx) = &idem {
+                if let Some(r) = ctx.lookup(svc.store.as_ref(), &svc.seal).await? {
+                    return Ok(r);
+                }
+            }
+            Err(StoreError::IdempotencyConflict.into())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Starts the next hand of a table's match.
+pub async fn start(
+    svc: &Service,
+    caller: &Caller,
+    table_id: &str,
+    idem: Option<IdemCtx>,
+) -> ApiResult<Reply> {
+    caller.require_admin()?;
+    if !crate::plausible_id(table_id) {
+        return Err(ApiError::not_found("table"));
+    }
+    let club = caller.club_id.as_str();
+    let table = svc
+        .store
+        .get_table(club, table_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("table"))?;
+    let game: GameId = table.game.parse().map_err(ApiError::internal)?;
+    let engine = registry(game).map_err(ApiError::internal)?;
+    if engine
+        .match_over(&table.match_state)
+        .map_err(ApiError::internal)?
+    {
+        return Err(ApiError::new(Code::MatchOver, "the table's match is over"));
+    }
+    if svc.store.current_hand(club, table_id).await?.is_some() {
+        return Err(ApiError::new(
+            Code::HandInProgress,
+            "the table has a hand in progress",
+        ));
+    }
+    let hand_no = svc.store.next_hand_no(club, table_id).await?;
+    let seats = table
+        .seats
+        .iter()
+        .map(|s| {
+            Ok(SeatInfo {
+                seat: SeatIndex(u8::try_from(s.seat).map_err(ApiError::internal)?),
+                player: s.player.clone(),
+                public_key: s
+                    .public_key
+                    .as_deref()
+                    .map(PublicKey::from_hex)
+                    .transpose()
+                    .map_err(ApiError::internal)?,
+            })
+        })
+        .collect::<ApiResult<Vec<_>>>()?;
+    let client_entropy = crate::tables::client_entropy(&table);
+    let hand_id = random_id("h")?;
+    let params = HandParams {
+        hand_id: hand_id.clone(),
+        club: club.to_string(),
+        table: table_id.to_string(),
+        hand_no: u64_of(hand_no),
+        game,
+        rules: table.rules.clone(),
+        match_state: table.match_state.clone(),
+        seats,
+        client_entropy,
+    };
+    let key = svc.keys.current();
+    let now = now_ms();
+    let (mut hand, first) =
+        LiveHand::start(params, SeedSource::Os, key, now).map_err(dealer_error)?;
+    let commitment = hand
+        .commitments()
+        .first()
+        .map(|c| c.to_hex())
+        .unwrap_or_default();
+    let after_first = hand.clone();
+    let more = hand.settle_after_start(key, now).map_err(dealer_error)?;
+    let mut all = first.clone();
+    all.extend(more.iter().cloned());
+    let head = all.last().map_or(Hash::ZERO, |r| r.hash);
+    let reply = Reply::new(
+        StatusCode::CREATED,
+        HandStarted {
+            hand_id: hand_id.clone(),
+            table_id: table_id.to_string(),
+            hand_no: u64_of(hand_no),
+            game: table.game.clone(),
+            status: hand.status().as_str().to_string(),
+            next_seq: hand.next_seq(),
+            head: head.to_hex(),
+            commitment,
+            client_entropy,
+            events: all,
+            to_act: hand.to_act().into(),
+        },
+    )?;
+    let now_i = i64_of(now);
+    let row = HandRow {
+        club_id: club.to_string(),
+        hand_id: hand_id.clone(),
+        table_id: table_id.to_string(),
+        game: table.game.clone(),
+        hand_no,
+        status: HandStatus::InProgress,
+        next_seq: 0,
+        players: table.seats.iter().map(|s| s.player.clone()).collect(),
+        started_ms: now_i,
+        ended_ms: None,
+        outcome: None,
+        abandon_reason: None,
+    };
+    let first_row = first
+        .first()
+        .map(|r| event_row(club, r, now_i))
+        .transpose()?
+        .ok_or_else(|| ApiError::internal("no first event"))?;
+    let secrets = seal_seeds(svc, club, &after_first, 0)?;
+    let idem_row = match (&idem, more.is_empty()) {
+        (Some(c), true) => Some(c.row(&svc.seal, &reply, now_i)?),
+        _ => None,
+    };
+    let t0 = Instant::now();
+    let created = svc
+        .store
+        .create_hand(&row, &first_row, &secrets, idem_row.as_ref())
+        .await;
+    svc.metrics
+        .append_seconds
+        .with_label_values(&["create_hand"])
+        .observe(t0.elapsed().as_secs_f64());
+    match created {
+        Ok(()) => {}
+        Err(StoreError::Conflict { .. }) => {
+            svc.metrics.conflicts.with_label_values(&["seq"]).inc();
+            return Err(ApiError::new(
+                Code::HandInProgress,
+                "the table has a hand in progress",
+            ));
+        }
+        Err(e) => return Err(e.into()),
+    }
+    svc.metrics.hands.with_label_values(&["started"]).inc();
+    if !more.is_empty() {
+        let mut stored = row.clone();
+        stored.next_seq = 1;
+        append(
+            svc,
+            &stored,
+            1,
+            after_first.server_seeds().len(),
+            &hand,
+            &more,
+            None,
+            idem.as_ref(),
+            &reply,
+        )
+        .await??;
+    }
+    if hand.status() == dealer::HandStatus::InProgress {
+        let slot = svc.live.slot(club, &hand_id);
+        *slot.lock().await = Some(Loaded { hand, head });
+    } else {
+        count_end(svc, &hand);
+    }
+    Ok(reply)
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading
+
+/// `GET /v1/hands/{hand_id}`.
+pub async fn detail(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<HandDetail> {
+    let row = hand_row(svc, caller, hand_id).await?;
+    with_hand(svc, &row, |l| {
+        let h = &l.hand;
+        let finished = h.status() != dealer::HandStatus::InProgress;
+        let viewer = viewer_of(caller, finished);
+        HandDetail {
+            hand_id: row.hand_id.clone(),
+            table_id: row.table_id.clone(),
+            hand_no: row.hand_no,
+            game: row.game.clone(),
+            status: h.status().as_str().to_string(),
+            next_seq: h.next_seq(),
+            head: l.head.to_hex(),
+            players: row.players.clone(),
+            started_ms: row.started_ms,
+            ended_ms: row.ended_ms,
+            commitments: h.commitments().iter().map(|c| c.to_hex()).collect(),
+            client_seeds: h
+                .client_seeds()
+                .iter()
+                .enumerate()
+                .flat_map(|(k, list)| {
+                    list.iter().map(move |(seat, seed)| ClientSeedView {
+                        shuffle: u32::try_from(k).unwrap_or(u32::MAX),
+                        seat: seat.0,
+                        seed: seed.to_hex(),
+                    })
+                })
+                .collect(),
+            next_shuffle: h.next_shuffle(),
+            to_act: h.to_act().into(),
+            viewer: viewer_name(viewer).to_string(),
+            view: h.view(viewer),
+            last_action: h.last_action().cloned(),
+            outcome: h.outcome().cloned(),
+            abandon_reason: row.abandon_reason.clone(),
+        }
+    })
+    .await
+}
+
+/// `GET /v1/hands/{hand_id}/legal-actions`.
+pub async fn legal_actions(
+    svc: &Service,
+    caller: &Caller,
+    hand_id: &str,
+) -> ApiResult<LegalActions> {
+    let row = hand_row(svc, caller, hand_id).await?;
+    let actor = match caller.role {
+        Role::Seat { seat, .. } => Some(Actor::Seat(seat)),
+        Role::Admin => Some(Actor::Service),
+        Role::Auditor => None,
+    };
+    with_hand(svc, &row, |l| LegalActions {
+        hand_id: row.hand_id.clone(),
+        next_seq: l.hand.next_seq(),
+        actor,
+        legal_actions: actor.map(|a| l.hand.legal_actions(a)).unwrap_or_default(),
+        to_act: l.hand.to_act().into(),
+    })
+    .await
+}
+
+/// `GET /v1/hands/{hand_id}/events`.
+pub async fn events(
+    svc: &Service,
+    caller: &Caller,
+    hand_id: &str,
+    from: i64,
+    limit: i64,
+) -> ApiResult<EventsPage> {
+    let row = hand_row(svc, caller, hand_id).await?;
+    let rows = svc
+        .store
+        .list_events(&row.club_id, &row.hand_id, from, limit)
+        .await?;
+    let full = i64::try_from(rows.len()).unwrap_or(0) == limit;
+    let next_from = rows
+        .last()
+        .filter(|_| full)
+        .map(|r| r.seq.saturating_add(1));
+    Ok(EventsPage {
+        hand_id: row.hand_id,
+        events: rows.into_iter().map(|r| r.record).collect(),
+        next_from,
+    })
+}
+
+/// `GET /v1/hands/{hand_id}/replay?step=N` (the last event when `step` is `None`).
+pub async fn replay(
+    svc: &Service,
+    caller: &Caller,
+    hand_id: &str,
+    step: Option<u64>,
+) -> ApiResult<ReplayView> {
+    let row = hand_row(svc, caller, hand_id).await?;
+    let last = u64_of(row.next_seq).saturating_sub(1);
+    let step = step.unwrap_or(last);
+    if step > last {
+        return Err(ApiError::new(
+            Code::InvalidQuery,
+            format!("step {step} is past the hand's last event ({last})"),
+        ));
+    }
+    let finished = row.status != HandStatus::InProgress;
+    let (loaded, total) = restore(svc, &row, Some(step)).await?;
+    let viewer = viewer_of(caller, finished);
+    let event = svc
+        .store
+        .list_events(&row.club_id, &row.hand_id, i64_of(step), 1)
+        .await?
+        .into_iter()
+        .next()
+        .map(|r| r.record)
+        .ok_or_else(|| ApiError::not_found("event"))?;
+    let h = &loaded.hand;
+    Ok(ReplayView {
+        hand_id: row.hand_id.clone(),
+        step,
+        events: total,
+        event,
+        status: h.status().as_str().to_string(),
+        viewer: viewer_name(viewer).to_string(),
+        view: h.view(viewer),
+        to_act: h.to_act().into(),
+        last_action: h.last_action().cloned(),
+    })
+}
+
+/// `GET /v1/hands/{hand_id}/bundle`: once the hand is over.
+pub async fn bundle(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<Bundle> {
+    let row = hand_row(svc, caller, hand_id).await?;
+    if row.status == HandStatus::InProgress {
+        return Err(ApiError::new(
+            Code::HandInProgress,
+            "the bundle is available once the hand is over",
+        ));
+    }
+    let records = records(svc, &row.club_id, &row.hand_id, None).await?;
+    let mut keys: Vec<PublicKey> = Vec::new();
+    for r in &records {
+        let k = svc.keys.public(&r.signer).ok_or_else(|| {
+            ApiError::internal(format!("signer {} is not in the keyring", r.signer))
+        })?;
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let game: GameId = row.game.parse().map_err(ApiError::internal)?;
+    Ok(Bundle::new(
+        &row.hand_id,
+        game,
+        dealer_status(row.status),
+        keys,
+        records,
+    ))
+}

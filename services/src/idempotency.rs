@@ -1,0 +1,209 @@
+//! Idempotency keys: a POST that carries `Idempotency-Key` and succeeds has its response
+//! recorded in the same transaction as its write; the same caller sending the same key
+//! to the same path with the same body gets that response again, and the same key with
+//! another request gets `422 idempotency_key_reused`.
+//!
+//! The stored key is scoped by caller (`ak:<key id>:<key>` or `st:<token id>:<key>`), and
+//! the request fingerprint is `SHA-256(method, path, the body as canonical JSON)`.
+//! Recorded responses are sealed with the seal key: some hold a secret shown once (seat
+//! tokens) or a seat's own cards, which the database must not hold in the clear.
+
+use actix_web::http::StatusCode;
+use actix_web::HttpResponse;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use crate::api::errors::{ApiError, ApiResult, Code};
+use crate::auth::Caller;
+use crate::keys::SealKey;
+use crate::store::{IdemRow, Store};
+
+/// Longest accepted `Idempotency-Key`.
+pub const MAX_KEY_LEN: usize = 200;
+
+/// The key and fingerprint of one request, as read from it.
+#[derive(Clone, Debug)]
+pub struct IdemKey {
+    /// The client's key.
+    pub key: String,
+    /// Hex SHA-256 of method, path and canonical body.
+    pub request_hash: String,
+}
+
+impl IdemKey {
+    /// Reads the header value; `None` when absent.
+    pub fn parse(
+        header: Option<&str>,
+        method: &str,
+        path: &str,
+        body: &Value,
+    ) -> ApiResult<Option<IdemKey>> {
+        let Some(key) = header else {
+            return Ok(None);
+        };
+        if key.is_empty()
+            || key.len() > MAX_KEY_LEN
+            || !key.bytes().all(|b| (0x21..=0x7e).contains(&b))
+        {
+            return Err(ApiError::new(
+                Code::InvalidIdempotencyKey,
+                format!("Idempotency-Key must be 1 to {MAX_KEY_LEN} visible ASCII characters"),
+            ));
+        }
+        let mut h = Sha256::new();
+        h.update(b"persian-cards/idempotency/v1\0");
+        h.update(method.as_bytes());
+        h.update([0]);
+        h.update(path.as_bytes());
+        h.update([0]);
+        // serde_json's maps are sorted by key: this is a canonical form of the body.
+        h.update(serde_json::to_vec(body).unwrap_or_default());
+        Ok(Some(IdemKey {
+            key: key.to_string(),
+            request_hash: hex::encode(h.finalize()),
+        }))
+    }
+}
+
+/// A response, fresh or replayed.
+#[derive(Clone, Debug)]
+pub struct Reply {
+    /// The status.
+    pub status: StatusCode,
+    /// The JSON body.
+    pub body: Value,
+    /// Whether it is a recorded response replayed.
+    pub replayed: bool,
+}
+
+impl Reply {
+    /// A fresh response.
+    pub fn new(status: StatusCode, body: impl serde::Serialize) -> ApiResult<Reply> {
+        Ok(Reply {
+            status,
+            body: serde_json::to_value(body).map_err(ApiError::internal)?,
+            replayed: false,
+        })
+    }
+
+    /// The HTTP response.
+    pub fn into_response(self) -> HttpResponse {
+        let mut r = HttpResponse::build(self.status);
+        if self.replayed {
+            r.insert_header(("Idempotent-Replayed", "true"));
+        }
+        r.json(self.body)
+    }
+}
+
+/// The idempotency context of one request, handed to the domain so that it records the
+/// response in the same transaction as its write.
+#[derive(Clone, Debug)]
+pub struct IdemCtx {
+    /// The caller's club.
+    pub club_id: String,
+    /// The scoped key, as stored.
+    pub key: String,
+    /// The request's fingerprint.
+    pub request_hash: String,
+}
+
+fn aad(club: &str, key: &str) -> Vec<u8> {
+    format!("persian-cards/idempotent-response/v1|{club}|{key}").into_bytes()
+}
+
+impl IdemCtx {
+    /// The context of `key` sent by `caller`.
+    pub fn new(caller: &Caller, key: IdemKey) -> IdemCtx {
+        IdemCtx {
+            club_id: caller.club_id.clone(),
+            key: format!("{}:{}", caller.idem_scope(), key.key),
+            request_hash: key.request_hash,
+        }
+    }
+
+    /// The row recording `reply`, sealed.
+    pub fn row(&self, seal: &SealKey, reply: &Reply, now_ms: i64) -> ApiResult<IdemRow> {
+        let plain = serde_json::to_vec(&json!({
+            "status": reply.status.as_u16(),
+            "body": reply.body,
+        }))
+        .map_err(ApiError::internal)?;
+        let sealed = seal.seal(&aad(&self.club_id, &self.key), &plain)?;
+        Ok(IdemRow {
+            club_id: self.club_id.clone(),
+            key: self.key.clone(),
+            request_hash: self.request_hash.clone(),
+            status: i32::from(reply.status.as_u16()),
+            response: json!({ "sealed": hex::encode(sealed) }),
+            created_ms: now_ms,
+        })
+    }
+
+    /// The recorded reply for this key: replayed when the request is the same, 422 when
+    /// the key was used for another request.
+    pub async fn lookup(&self, store: &dyn Store, seal: &SealKey) -> ApiResult<Option<Reply>> {
+        let Some(row) = store.get_idempotency(&self.club_id, &self.key).await? else {
+            return Ok(None);
+        };
+        if row.request_hash != self.request_hash {
+            return Err(ApiError::new(
+                Code::IdempotencyKeyReused,
+                "this Idempotency-Key was already used for a different request",
+            ));
+        }
+        let sealed = row
+            .response
+            .get("sealed")
+            .and_then(Value::as_str)
+            .and_then(|h| hex::decode(h).ok())
+            .ok_or_else(|| ApiError::internal("recorded response is not sealed"))?;
+        let plain = seal.unseal(&aad(&self.club_id, &self.key), &sealed)?;
+        let v: Value = serde_json::from_slice(&plain).map_err(ApiError::internal)?;
+        let status = v
+            .get("status")
+            .and_then(Value::as_u64)
+            .and_then(|s| u16::try_from(s).ok())
+            .and_then(|s| StatusCode::from_u16(s).ok())
+            .ok_or_else(|| ApiError::internal("recorded response has no status"))?;
+        Ok(Some(Reply {
+            status,
+            body: v.get("body").cloned().unwrap_or(Value::Null),
+            replayed: true,
+        }))
+    }
+}
+
+/// Runs a POST under its idempotency key: a recorded response is replayed; otherwise `op`
+/// runs with the context it records its response under, in its own write.
+pub async fn idempotent<F, Fut>(
+    svc: &crate::Service,
+    caller: &Caller,
+    key: Option<IdemKey>,
+    op: F,
+) -> ApiResult<HttpResponse>
+where
+    F: FnOnce(Option<IdemCtx>) -> Fut,
+    Fut: std::future::Future<Output = ApiResult<Reply>>,
+{
+    let ctx = key.map(|k| IdemCtx::new(caller, k));
+    if let Some(c) = &ctx {
+        if let Some(r) = c.lookup(svc.store.as_ref(), &svc.seal).await? {
+            return Ok(r.into_response());
+        }
+    }
+    match op(ctx.clone()).await {
+        Ok(r) => Ok(r.into_response()),
+        // Another request with this key may have committed while this one ran (it then
+        // finds the hand moved on, the table busy, or the key taken): answer what that
+        // one answered.
+        Err(e) => {
+            if let Some(c) = &ctx {
+                if let Ok(Some(r)) = c.lookup(svc.store.as_ref(), &svc.seal).await {
+                    return Ok(r.into_response());
+                }
+            }
+            Err(e)
+        }
+    }
+}

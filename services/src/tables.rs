@@ -1,0 +1,472 @@
+//! The tables domain: a game, its house rules, its seats (each with a seat token shown
+//! once) and the match carried from hand to hand; and the match scoreboard.
+
+use actix_web::http::StatusCode;
+use replayer::engine::{GameId, SetupError};
+use replayer::games::registry;
+use replayer::log::PublicKey;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use utoipa::ToSchema;
+
+use crate::api::errors::{ApiError, ApiResult, Code};
+use crate::auth::{new_token, random_id, Caller, Role, SEAT_TOKEN_PREFIX};
+use crate::history::HandSummary;
+use crate::idempotency::{IdemCtx, Reply};
+use crate::store::{HandFilter, HandStatus, SeatRow, TableRow};
+use crate::{now_ms, Service};
+
+/// Longest player name.
+pub const MAX_PLAYER_LEN: usize = 64;
+/// Most hands a scoreboard lists.
+pub const SCOREBOARD_MAX_HANDS: usize = 5000;
+
+/// A seat of a new table.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewSeat {
+    /// The player's name at the table (1 to 64 characters).
+    pub player: String,
+    /// The player's Ed25519 public key (64 hex), to sign their own actions.
+    pub public_key: Option<String>,
+}
+
+/// `POST /v1/tables`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTable {
+    /// The game id: `bist-o-yek` (the only engine so far).
+    pub game: String,
+    /// House rules: any subset; defaults fill the rest.
+    #[schema(value_type = Option<Object>)]
+    pub rules: Option<Value>,
+    /// The match set-up; for bist-o-yek `{"seats": n, "first_banker"?: n, "balances"?: [...]}`
+    /// (`seats` is filled in from the seats when left out).
+    #[schema(value_type = Option<Object>)]
+    pub setup: Option<Value>,
+    /// The seats, in play order.
+    pub seats: Vec<NewSeat>,
+    /// Whether seats add client seeds before each shuffle (default true).
+    pub client_entropy: Option<bool>,
+}
+
+/// A seat as shown (no token).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatView {
+    /// Seat index, from 0.
+    pub seat: u8,
+    /// The player's name.
+    pub player: String,
+    /// The player's public key, hex.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub public_key: Option<String>,
+}
+
+/// A seat of a new table, with its token (shown once).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatCreated {
+    /// Seat index, from 0.
+    pub seat: u8,
+    /// The player's name.
+    pub player: String,
+    /// The player's public key, hex.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub public_key: Option<String>,
+    /// The seat token `st_<id>_<secret>`: shown only in this response.
+    pub token: String,
+}
+
+/// `POST /v1/tables` → 201.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TableCreated {
+    /// The table.
+    pub table_id: String,
+    /// The game.
+    pub game: String,
+    /// The house rules, every option written out.
+    #[schema(value_type = Object)]
+    pub rules: Value,
+    /// The match set-up.
+    #[schema(value_type = Object)]
+    pub setup: Value,
+    /// The match state the first hand starts from.
+    #[schema(value_type = Object)]
+    pub match_state: Value,
+    /// Whether seats add client seeds.
+    pub client_entropy: bool,
+    /// The seats, with their tokens.
+    pub seats: Vec<SeatCreated>,
+    /// Unix ms.
+    pub created_ms: i64,
+}
+
+/// A table as shown.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TableView {
+    /// The table.
+    pub table_id: String,
+    /// The game.
+    pub game: String,
+    /// The house rules.
+    #[schema(value_type = Object)]
+    pub rules: Value,
+    /// The match set-up.
+    #[schema(value_type = Object)]
+    pub setup: Value,
+    /// The current match state.
+    #[schema(value_type = Object)]
+    pub match_state: Value,
+    /// Whether the match is over.
+    pub match_over: bool,
+    /// Whether seats add client seeds.
+    pub client_entropy: bool,
+    /// The seats.
+    pub seats: Vec<SeatView>,
+    /// Unix ms.
+    pub created_ms: i64,
+    /// The hand in progress (not shown to auditors).
+    pub current_hand: Option<String>,
+}
+
+/// `GET /v1/tables`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TableList {
+    /// The tables the caller may see.
+    pub tables: Vec<TableView>,
+}
+
+/// One seat's standing in the match.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Standing {
+    /// The seat.
+    pub seat: u8,
+    /// The player.
+    pub player: String,
+    /// Balance (bist-o-yek) or score, when the game keeps one per seat.
+    pub balance: Option<i64>,
+    /// The sum of the seat's `net` over the hands listed.
+    pub net_total: i64,
+}
+
+/// `GET /v1/tables/{table_id}/scoreboard`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Scoreboard {
+    /// The table.
+    pub table_id: String,
+    /// The game.
+    pub game: String,
+    /// Finished hands (completed and abandoned).
+    pub hands_played: usize,
+    /// Completed hands.
+    pub completed: usize,
+    /// Abandoned hands.
+    pub abandoned: usize,
+    /// Finished hands, oldest first, with their outcomes (at most 5000).
+    pub hands: Vec<HandSummary>,
+    /// The current match state.
+    #[schema(value_type = Object)]
+    pub match_state: Value,
+    /// Each seat's standing.
+    pub standings: Vec<Standing>,
+    /// Who is offered the bank (bist-o-yek) or deals next, when the game says.
+    pub next_seat: Option<u8>,
+    /// Whether the match is over.
+    pub match_over: bool,
+    /// The hand in progress (not shown to auditors).
+    pub current_hand: Option<String>,
+}
+
+/// Whether a table collects client seeds.
+pub fn client_entropy(t: &TableRow) -> bool {
+    t.setup
+        .get("client_entropy")
+        .and_then(Value::as_bool)
+        .unwrap_or(true)
+}
+
+fn game_setup(t: &TableRow) -> Value {
+    t.setup.get("setup").cloned().unwrap_or(Value::Null)
+}
+
+fn invalid(detail: impl Into<String>) -> ApiError {
+    ApiError::new(Code::InvalidTable, detail)
+}
+
+fn setup_error(e: SetupError) -> ApiError {
+    invalid(e.to_string())
+}
+
+fn match_over(game: &str, m: &Value) -> bool {
+    game.parse::<GameId>()
+        .ok()
+        .and_then(|g| registry(g).ok())
+        .and_then(|e| e.match_over(m).ok())
+        .unwrap_or(false)
+}
+
+/// `POST /v1/tables`.
+pub async fn create(
+    svc: &Service,
+    caller: &Caller,
+    req: CreateTable,
+    idem: Option<IdemCtx>,
+) -> ApiResult<Reply> {
+    caller.require_admin()?;
+    let game: GameId = req
+        .game
+        .parse()
+        .map_err(|e: replayer::engine::UnknownGame| invalid(e.to_string()))?;
+    let engine = registry(game).map_err(setup_error)?;
+    let rules = engine
+        .normalize_rules(&req.rules.unwrap_or_else(|| json!({})))
+        .map_err(setup_error)?;
+    let (min, max) = engine.seats();
+    let n = req.seats.len();
+    if n < usize::from(min) || n > usize::from(max) {
+        return Err(setup_error(SetupError::Seats {
+            game,
+            min,
+            max,
+            found: n,
+        }));
+    }
+    let n8 = u8::try_from(n).map_err(ApiError::internal)?;
+    let setup = match req.setup {
+        None | Some(Value::Null) => engine.default_setup(n8).map_err(setup_error)?,
+        Some(Value::Object(mut m)) => {
+            match m.get("seats") {
+                None => {
+                    m.insert("seats".into(), json!(n8));
+                }
+                Some(v) if v.as_u64() == Some(u64::from(n8)) => {}
+                Some(v) => {
+                    return Err(invalid(format!(
+                        "setup.seats is {v} but the table has {n} seats"
+                    )))
+                }
+            }
+            Value::Object(m)
+        }
+        Some(_) => return Err(invalid("setup must be a JSON object")),
+    };
+    let match_state = engine.new_match(&rules, &setup).map_err(setup_error)?;
+    // A first hand must be able to start from it.
+    engine.new_hand(&rules, &match_state).map_err(setup_error)?;
+    for (what, v) in [
+        ("rules", &rules),
+        ("setup", &setup),
+        ("match state", &match_state),
+    ] {
+        replayer::log::check_json(v).map_err(|e| invalid(format!("{what}: {e}")))?;
+    }
+    let mut seats = Vec::with_capacity(n);
+    let mut shown = Vec::with_capacity(n);
+    for (i, s) in req.seats.into_iter().enumerate() {
+        let len = s.player.chars().count();
+        if len == 0 || len > MAX_PLAYER_LEN || s.player.chars().any(char::is_control) {
+            return Err(invalid(format!(
+                "seat {i}: player must be 1 to {MAX_PLAYER_LEN} characters, no control characters"
+            )));
+        }
+        let public_key = s
+            .public_key
+            .as_deref()
+            .map(|k| {
+                PublicKey::from_hex(k)
+                    .map(|k| k.to_hex())
+                    .map_err(|e| invalid(format!("seat {i}: public_key: {e}")))
+            })
+            .transpose()?;
+        let token = new_token(SEAT_TOKEN_PREFIX)?;
+        let seat = u8::try_from(i).map_err(ApiError::internal)?;
+        seats.push(SeatRow {
+            seat: i16::from(seat),
+            player: s.player.clone(),
+            token_id: token.id.clone(),
+            token_hash: token.hash.clone(),
+            public_key: public_key.clone(),
+        });
+        shown.push(SeatCreated {
+            seat,
+            player: s.player,
+            public_key,
+            token: token.token,
+        });
+    }
+    let client_entropy = req.client_entropy.unwrap_or(true);
+    let now = i64::try_from(now_ms()).unwrap_or(i64::MAX);
+    let table = TableRow {
+        club_id: caller.club_id.clone(),
+        table_id: random_id("t")?,
+        game: game.as_str().to_string(),
+        rules: rules.clone(),
+        setup: json!({ "setup": setup, "client_entropy": client_entropy }),
+        match_state: match_state.clone(),
+        match_version: 0,
+        seats,
+        created_ms: now,
+    };
+    let reply = Reply::new(
+        StatusCode::CREATED,
+        TableCreated {
+            table_id: table.table_id.clone(),
+            game: table.game.clone(),
+            rules,
+            setup,
+            match_state,
+            client_entropy,
+            seats: shown,
+            created_ms: now,
+        },
+    )?;
+    let idem_row = idem
+        .as_ref()
+        .map(|c| c.row(&svc.seal, &reply, now))
+        .transpose()?;
+    svc.store.create_table(&table, idem_row.as_ref()).await?;
+    Ok(reply)
+}
+
+async fn view(svc: &Service, caller: &Caller, t: TableRow) -> ApiResult<TableView> {
+    let current_hand = if caller.role == Role::Auditor {
+        None
+    } else {
+        svc.store
+            .current_hand(&t.club_id, &t.table_id)
+            .await?
+            .map(|h| h.hand_id)
+    };
+    Ok(TableView {
+        match_over: match_over(&t.game, &t.match_state),
+        client_entropy: client_entropy(&t),
+        setup: game_setup(&t),
+        seats: seat_views(&t),
+        table_id: t.table_id,
+        game: t.game,
+        rules: t.rules,
+        match_state: t.match_state,
+        created_ms: t.created_ms,
+        current_hand,
+    })
+}
+
+fn seat_views(t: &TableRow) -> Vec<SeatView> {
+    t.seats
+        .iter()
+        .map(|s| SeatView {
+            seat: u8::try_from(s.seat).unwrap_or(u8::MAX),
+            player: s.player.clone(),
+            public_key: s.public_key.clone(),
+        })
+        .collect()
+}
+
+/// The table, if the caller may see it (404 otherwise).
+async fn table_row(svc: &Service, caller: &Caller, table_id: &str) -> ApiResult<TableRow> {
+    if !crate::plausible_id(table_id) || !caller.sees_table(table_id) {
+        return Err(ApiError::not_found("table"));
+    }
+    svc.store
+        .get_table(&caller.club_id, table_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("table"))
+}
+
+/// `GET /v1/tables/{table_id}`.
+pub async fn get(svc: &Service, caller: &Caller, table_id: &str) -> ApiResult<TableView> {
+    let t = table_row(svc, caller, table_id).await?;
+    view(svc, caller, t).await
+}
+
+/// `GET /v1/tables`: the club's tables (a seat token: its own table).
+pub async fn list(svc: &Service, caller: &Caller) -> ApiResult<TableList> {
+    let rows = match caller.seat() {
+        Some((table_id, _)) => svc
+            .store
+            .get_table(&caller.club_id, table_id)
+            .await?
+            .into_iter()
+            .collect(),
+        None => svc.store.list_tables(&caller.club_id).await?,
+    };
+    let mut tables = Vec::with_capacity(rows.len());
+    for t in rows {
+        tables.push(view(svc, caller, t).await?);
+    }
+    Ok(TableList { tables })
+}
+
+/// Per-seat balances or scores of a match state, when it keeps them.
+fn per_seat(m: &Value) -> Vec<Option<i64>> {
+    ["balances", "scores"]
+        .iter()
+        .find_map(|k| m.get(*k).and_then(Value::as_array))
+        .map(|a| a.iter().map(Value::as_i64).collect())
+        .unwrap_or_default()
+}
+
+/// `GET /v1/tables/{table_id}/scoreboard`.
+pub async fn scoreboard(svc: &Service, caller: &Caller, table_id: &str) -> ApiResult<Scoreboard> {
+    let t = table_row(svc, caller, table_id).await?;
+    let mut hands: Vec<HandSummary> = Vec::new();
+    let mut current_hand = None;
+    let mut filter = HandFilter {
+        table_id: Some(t.table_id.clone()),
+        limit: 500,
+        ..HandFilter::default()
+    };
+    loop {
+        let page = svc.store.list_hands(&t.club_id, &filter).await?;
+        let full = page.len() == 500;
+        filter.cursor = page.last().map(|h| (h.started_ms, h.hand_id.clone()));
+        for h in page {
+            if h.status == HandStatus::InProgress {
+                if caller.role != Role::Auditor {
+                    current_hand = Some(h.hand_id.clone());
+                }
+            } else if hands.len() < SCOREBOARD_MAX_HANDS {
+                hands.push(HandSummary::from(h));
+            }
+        }
+        if !full || hands.len() >= SCOREBOARD_MAX_HANDS {
+            break;
+        }
+    }
+    hands.reverse();
+    let balances = per_seat(&t.match_state);
+    let standings = t
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Standing {
+            seat: u8::try_from(s.seat).unwrap_or(u8::MAX),
+            player: s.player.clone(),
+            balance: balances.get(i).copied().flatten(),
+            net_total: hands
+                .iter()
+                .filter_map(|h| h.outcome.as_ref()?.get("net")?.get(i)?.as_i64())
+                .fold(0i64, i64::saturating_add),
+        })
+        .collect();
+    let next_seat = ["candidate", "dealer", "hakem", "banker"]
+        .iter()
+        .find_map(|k| t.match_state.get(*k).and_then(Value::as_u64))
+        .and_then(|s| u8::try_from(s).ok());
+    let completed = hands
+        .iter()
+        .filter(|h| h.status == HandStatus::Completed.as_str())
+        .count();
+    Ok(Scoreboard {
+        hands_played: hands.len(),
+        completed,
+        abandoned: hands.len() - completed,
+        match_over: match_over(&t.game, &t.match_state),
+        table_id: t.table_id,
+        game: t.game,
+        hands,
+        match_state: t.match_state,
+        standings,
+        next_seat,
+        current_hand,
+    })
+}
