@@ -609,10 +609,11 @@ async fn player_signatures(app: &TestApp, admin: &str) {
     ok(&started, StatusCode::CREATED, "start");
     let hand = started.body["hand_id"].as_str().unwrap().to_string();
     let seq = started.body["next_seq"].as_u64().unwrap();
+    let head = replayer::log::Hash::from_hex(started.body["head"].as_str().unwrap()).unwrap();
     let action = json!({"type": "accept_bank"});
     let actor = Actor::Seat(SeatIndex(0));
     let sign = |seq: u64| {
-        let msg = action_message(&hand, seq, actor, &action).unwrap();
+        let msg = action_message(&hand, seq, &head, actor, &action).unwrap();
         json!({"key_id": player.key_id().0, "sig": player.sign(&msg).to_hex()})
     };
     let path = format!("/v1/hands/{hand}/actions");
