@@ -281,6 +281,13 @@ impl LiveHand {
             }
             .into());
         }
+        let in_match = engine_def.seat_count(&params.match_state)?;
+        if n != usize::from(in_match) {
+            return Err(SetupError::Match(format!(
+                "the match is for {in_match} seats but the hand lists {n}"
+            ))
+            .into());
+        }
         let body = Body::HandStarted {
             club: params.club,
             table: params.table,
@@ -376,6 +383,14 @@ impl LiveHand {
                 found: seats.len(),
             }
             .into());
+        }
+        let in_match = engine_def.seat_count(match_state)?;
+        if seats.len() != usize::from(in_match) {
+            return Err(fold_err(Mismatch::new(
+                "seats",
+                format!("{in_match} seats, as the match state says"),
+                format!("{} seats", seats.len()),
+            )));
         }
         Ok(LiveHand {
             hand_id: hand_id.to_string(),

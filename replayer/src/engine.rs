@@ -367,6 +367,10 @@ pub trait Game: 'static {
 
     /// Whether the match is over (no further hand can start).
     fn match_over(m: &Self::Match) -> bool;
+
+    /// How many seats the match is played by (the hand's first event must list exactly
+    /// these).
+    fn seat_count(m: &Self::Match) -> u8;
 }
 
 /// Check an action and fold its effects: the new state's effects, or the violation (the
@@ -428,6 +432,8 @@ pub trait DynGame: Send + Sync {
     fn match_over(&self, m: &Value) -> Result<bool, SetupError>;
     /// Start a hand.
     fn new_hand(&self, rules: &Value, m: &Value) -> Result<Box<dyn DynHand>, SetupError>;
+    /// How many seats a match state is for.
+    fn seat_count(&self, m: &Value) -> Result<u8, SetupError>;
 }
 
 /// Object-safe, JSON-speaking access to one hand in progress.
@@ -536,6 +542,12 @@ where
         let m: G::Match =
             from_json(G::ID, "match state", m).map_err(|e| SetupError::Match(e.detail))?;
         Ok(G::match_over(&m))
+    }
+
+    fn seat_count(&self, m: &Value) -> Result<u8, SetupError> {
+        let m: G::Match =
+            from_json(G::ID, "match state", m).map_err(|e| SetupError::Match(e.detail))?;
+        Ok(G::seat_count(&m))
     }
 
     fn new_hand(&self, rules: &Value, m: &Value) -> Result<Box<dyn DynHand>, SetupError> {

@@ -199,14 +199,55 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
     }
 }
 
+/// Longest message taken over from a parser: the input itself may be huge.
+const MAX_MESSAGE: usize = 300;
+
+fn short(s: impl std::fmt::Display) -> String {
+    let s = s.to_string();
+    if s.chars().count() <= MAX_MESSAGE {
+        s
+    } else {
+        let mut t: String = s.chars().take(MAX_MESSAGE).collect();
+        t.push('…');
+        t
+    }
+}
+
 fn parse(bytes: &[u8]) -> Result<Parsed, BundleError> {
-    let Strict(value) =
-        serde_json::from_slice(bytes).map_err(|e| BundleError::Json(e.to_string()))?;
+    let Strict(value) = serde_json::from_slice(bytes).map_err(|e| BundleError::Json(short(e)))?;
     parse_value(value)
 }
 
+/// Objects where the format has objects: serde would also read a struct written as an array
+/// of its fields, which is not the format.
+fn require_objects(value: &Value) -> Result<(), BundleError> {
+    let obj = value
+        .as_object()
+        .ok_or_else(|| BundleError::Shape("a bundle is a JSON object".into()))?;
+    for (field, what) in [("records", "record"), ("keys", "key")] {
+        if let Some(list) = obj.get(field).and_then(Value::as_array) {
+            if let Some(i) = list.iter().position(|x| !x.is_object()) {
+                return Err(BundleError::Shape(format!(
+                    "{field}[{i}]: a {what} is a JSON object"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn parse_value(value: Value) -> Result<Parsed, BundleError> {
+    require_objects(&value)?;
     if let Some(obj) = value.as_object() {
+        if let Some(v) = obj.get("version") {
+            let ok = v.as_u64().is_some_and(|n| u32::try_from(n).is_ok());
+            if !ok {
+                return Err(BundleError::Shape(format!(
+                    "version must be a whole number (this verifier reads version {BUNDLE_VERSION}), not {}",
+                    short(v)
+                )));
+            }
+        }
         let format = obj.get("format").and_then(Value::as_str).unwrap_or("");
         let version = obj.get("version").and_then(Value::as_u64);
         if (format != BUNDLE_FORMAT || version != Some(u64::from(BUNDLE_VERSION)))
@@ -221,8 +262,7 @@ fn parse_value(value: Value) -> Result<Parsed, BundleError> {
             });
         }
     }
-    let raw: RawBundle =
-        serde_json::from_value(value).map_err(|e| BundleError::Shape(e.to_string()))?;
+    let raw: RawBundle = serde_json::from_value(value).map_err(|e| BundleError::Shape(short(e)))?;
     if raw.records.is_empty() {
         return Err(BundleError::Empty);
     }
@@ -230,8 +270,21 @@ fn parse_value(value: Value) -> Result<Parsed, BundleError> {
         .records
         .iter()
         .map(|r| {
-            log::check_json(&r.event).map_err(|e| e.to_string())?;
-            Event::deserialize(&r.event).map_err(|e| e.to_string())
+            log::check_json(&r.event).map_err(short)?;
+            if !r.event.is_object() {
+                return Err("an event is a JSON object".to_string());
+            }
+            let e = Event::deserialize(&r.event).map_err(short)?;
+            // The event must be written exactly as the format writes it: objects (not
+            // arrays of fields), no null or extra fields, card codes in their printed form.
+            if serde_json::to_value(&e).ok().as_ref() != Some(&r.event) {
+                return Err(
+                    "the event is not written in the version 1 form (objects for every record, \
+                     no null or unknown fields, cards as printed)"
+                        .to_string(),
+                );
+            }
+            Ok(e)
         })
         .collect();
     Ok(Parsed { raw, events })

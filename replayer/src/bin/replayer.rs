@@ -133,18 +133,37 @@ fn main() -> ExitCode {
             Ok(true) => ExitCode::SUCCESS,
             Ok(false) => ExitCode::from(1),
             Err(e) => {
-                eprintln!("replayer verify: {e:#}");
+                {
+                    let _ = writeln!(std::io::stderr(), "replayer verify: {e:#}");
+                }
                 ExitCode::from(2)
             }
         },
         other => match run(other) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("replayer: {e:#}");
+                {
+                    let _ = writeln!(std::io::stderr(), "replayer: {e:#}");
+                }
                 ExitCode::from(2)
             }
         },
     }
+}
+
+/// Write a line to standard output; a closed or full output is an error (exit 2), not a
+/// panic.
+macro_rules! out {
+    ($($t:tt)*) => {
+        writeln!(std::io::stdout().lock(), $($t)*).context("cannot write to standard output")?
+    };
+}
+
+/// Write text to standard output without a newline.
+macro_rules! out_raw {
+    ($($t:tt)*) => {
+        write!(std::io::stdout().lock(), $($t)*).context("cannot write to standard output")?
+    };
 }
 
 fn read_input(file: &Path) -> Result<Vec<u8>> {
@@ -211,10 +230,10 @@ fn run_verify(file: &Path, keys: &[String], json: bool) -> Result<bool> {
     let verdict = verify::verify_bytes(&bytes, &Options { trusted_keys })
         .map_err(|e| anyhow!("{}: {e}", file.display()))?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&verdict)?);
+        out!("{}", serde_json::to_string_pretty(&verdict)?);
     } else {
         if verdict.valid {
-            println!(
+            out!(
                 "VALID: hand {} ({}), {} events, status {}",
                 verdict.hand,
                 verdict.game,
@@ -222,9 +241,9 @@ fn run_verify(file: &Path, keys: &[String], json: bool) -> Result<bool> {
                 verdict.status.map_or("unknown", |s| s.as_str())
             );
         } else {
-            println!("NOT VALID: hand {} ({})", verdict.hand, verdict.game);
+            out!("NOT VALID: hand {} ({})", verdict.hand, verdict.game);
             if let Some(p) = &verdict.problem {
-                println!("  first problem: {p}");
+                out!("  first problem: {p}");
             }
         }
         let signers = verdict
@@ -234,21 +253,21 @@ fn run_verify(file: &Path, keys: &[String], json: bool) -> Result<bool> {
             .collect::<Vec<_>>()
             .join(", ");
         match verdict.trust {
-            Trust::TrustedKey => println!("  signatures: checked against the trusted key(s) given: {signers}"),
-            Trust::BundleKeysOnly => println!(
+            Trust::TrustedKey => out!("  signatures: checked against the trusted key(s) given: {signers}"),
+            Trust::BundleKeysOnly => out!(
                 "  signatures: checked ONLY against the key(s) the bundle itself carries ({signers}); \
                  anyone can re-sign a forged bundle with a key of their own. Pass --key with the \
                  service's published public key to check who signed it."
             ),
         }
         if verdict.player_signatures > 0 {
-            println!(
+            out!(
                 "  player signatures verified: {}",
                 verdict.player_signatures
             );
         }
         if let Some(o) = &verdict.outcome {
-            println!("  outcome: {o}");
+            out!("  outcome: {o}");
         }
     }
     Ok(verdict.valid)
@@ -304,9 +323,9 @@ fn run(cmd: Command) -> Result<()> {
             let r = verify::replay_bytes(&bytes, step, &Options::default())
                 .map_err(|e| anyhow!("{}: {e}", file.display()))?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&r)?);
+                out!("{}", serde_json::to_string_pretty(&r)?);
             } else {
-                print!("{}", sim::render_replay(&r));
+                out_raw!("{}", sim::render_replay(&r));
             }
             Ok(())
         }
@@ -337,19 +356,19 @@ fn run(cmd: Command) -> Result<()> {
                     "deck_seed": ds.to_hex(),
                     "order": order,
                 });
-                println!("{}", serde_json::to_string_pretty(&v)?);
+                out!("{}", serde_json::to_string_pretty(&v)?);
             } else {
-                println!("game        {game}");
-                println!("deck        {deck} ({} cards)", order.len());
-                println!("hand        {hand}, shuffle {shuffle}");
-                println!("commitment  {}", server.commitment());
+                out!("game        {game}");
+                out!("deck        {deck} ({} cards)", order.len());
+                out!("hand        {hand}, shuffle {shuffle}");
+                out!("commitment  {}", server.commitment());
                 for (s, c) in &clients {
-                    println!("client seed {s}: {}", c.to_hex());
+                    out!("client seed {s}: {}", c.to_hex());
                 }
-                println!("deck seed   {}", ds.to_hex());
-                println!("order (top first):");
+                out!("deck seed   {}", ds.to_hex());
+                out!("order (top first):");
                 for (i, c) in order.iter().enumerate() {
-                    println!(
+                    out!(
                         "{i:>4}  {:<4} {:<22} {}",
                         c.to_string(),
                         c.english(),
@@ -402,7 +421,7 @@ fn run(cmd: Command) -> Result<()> {
         }
         Command::Bench { hands, players } => {
             let report = bench::run(hands, players)?;
-            print!("{report}");
+            out_raw!("{report}");
             Ok(())
         }
     }

@@ -113,4 +113,8 @@ impl Game for BistOYek {
     fn match_over(m: &Match) -> bool {
         m.over
     }
+
+    fn seat_count(m: &Match) -> u8 {
+        m.seats
+    }
 }
