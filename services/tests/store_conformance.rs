@@ -7,7 +7,7 @@
 //! it, and drop it at the end. They fail, never skip, when PostgreSQL is unreachable.
 //! SQLite tests use a fresh temporary folder.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -186,6 +186,7 @@ conformance!(
     create_hand_and_append,
     stale_append_conflicts_and_writes_nothing,
     concurrent_appends_one_winner,
+    many_hands_of_one_club_at_once,
     idempotency_conflict_writes_nothing,
     match_version_conflict,
     list_events_paging,
@@ -684,6 +685,122 @@ async fn concurrent_appends_one_winner(h: Harness) {
         "one hand: gid follows seq"
     );
     assert_eq!(s.get_hand("c1", "h1").await.unwrap().unwrap().next_seq, 26);
+}
+
+/// Twelve hands of one club written at once (the writes of a club may share a
+/// transaction): each write keeps its own outcome, refused writes leave nothing, and
+/// the club's gids stay contiguous, each hand's events in seq order.
+async fn many_hands_of_one_club_at_once(h: Harness) {
+    let s = Arc::clone(&h.store);
+    s.create_club(&club("c1"), &key("c1", "k1", KeyRole::Admin))
+        .await
+        .unwrap();
+    for t in 0..12 {
+        s.create_table(&table("c1", &format!("t{t:02}"), "hokm", &PLAYERS), None)
+            .await
+            .unwrap();
+    }
+    let tasks: Vec<_> = (0..12)
+        .map(|t| {
+            let s = Arc::clone(&s);
+            tokio::spawn(async move {
+                let (hand_id, table_id) = (format!("h{t:02}"), format!("t{t:02}"));
+                let mut hr = hand("c1", &hand_id, &table_id, "hokm", 1, 5_000 + t, &PLAYERS);
+                hr.players[0] = format!("p{t}");
+                let create_idem = (t % 2 == 0).then(|| idem("c1", &format!("create-{t}")));
+                s.create_hand(
+                    &hr,
+                    &event("c1", &hand_id, 0),
+                    &[secret("c1", &hand_id, 0)],
+                    create_idem.as_ref(),
+                )
+                .await
+                .unwrap();
+                let mut next = 1;
+                for k in 0..15_i64 {
+                    let n = 1 + k % 2;
+                    let mut req = append_req("c1", &hand_id, next, n);
+                    if k % 5 == 4 {
+                        req.new_secrets = vec![secret("c1", &hand_id, (k / 5 + 1) as i32)];
+                    }
+                    if t % 2 == 1 && k % 4 == 0 {
+                        req.idem = Some(idem("c1", &format!("a-{t}-{k}")));
+                    }
+                    s.append(&req).await.unwrap();
+                    next += n;
+                    if k == 7 {
+                        // A stale writer: refused, nothing written.
+                        let stale = append_req("c1", &hand_id, next - 1, 1);
+                        assert_eq!(conflict(s.append(&stale).await), (next - 1, next));
+                        // An idempotency key used before: refused, nothing written.
+                        let mut again = append_req("c1", &hand_id, next, 1);
+                        let used = if t % 2 == 0 {
+                            format!("create-{t}")
+                        } else {
+                            format!("a-{t}-0")
+                        };
+                        again.idem = Some(idem("c1", &used));
+                        assert!(matches!(
+                            s.append(&again).await,
+                            Err(StoreError::IdempotencyConflict)
+                        ));
+                        // A table update from a stale match version: refused whole.
+                        let mut wrong = append_req("c1", &hand_id, next, 1);
+                        wrong.table_update = Some(TableUpdate {
+                            table_id: table_id.clone(),
+                            expected_match_version: 5,
+                            match_state: json!({ "scores": [9, 9] }),
+                        });
+                        assert_eq!(conflict(s.append(&wrong).await), (5, 0));
+                    }
+                }
+                let mut last = append_req("c1", &hand_id, next, 1);
+                last.hand_update = Some(completion());
+                last.table_update = Some(TableUpdate {
+                    table_id: table_id.clone(),
+                    expected_match_version: 0,
+                    match_state: json!({ "scores": [t, 0] }),
+                });
+                s.append(&last).await.unwrap();
+                next + 1
+            })
+        })
+        .collect();
+    let mut expected_len = HashMap::new();
+    for (t, task) in tasks.into_iter().enumerate() {
+        expected_len.insert(format!("h{t:02}"), task.await.unwrap());
+    }
+    let all = s.list_club_events("c1", 0, 10_000).await.unwrap();
+    let total: i64 = expected_len.values().sum();
+    assert_eq!(
+        all.iter().map(|e| e.gid.unwrap()).collect::<Vec<_>>(),
+        (0..total).collect::<Vec<_>>(),
+        "gids contiguous from 0"
+    );
+    let mut by_hand: HashMap<String, Vec<i64>> = HashMap::new();
+    for e in &all {
+        by_hand.entry(e.hand_id.clone()).or_default().push(e.seq);
+    }
+    for (hand_id, len) in &expected_len {
+        assert_eq!(
+            by_hand[hand_id],
+            (0..*len).collect::<Vec<_>>(),
+            "{hand_id}: seqs in gid order"
+        );
+        let row = s.get_hand("c1", hand_id).await.unwrap().unwrap();
+        assert_eq!((row.next_seq, row.status), (*len, HandStatus::Completed));
+        assert_eq!(s.get_secrets("c1", hand_id).await.unwrap().len(), 4);
+        let t = row.table_id;
+        let tr = s.get_table("c1", &t).await.unwrap().unwrap();
+        assert_eq!(tr.match_version, 1, "{t}");
+    }
+    for t in 0..12 {
+        let created = s
+            .get_idempotency("c1", &format!("create-{t}"))
+            .await
+            .unwrap();
+        assert_eq!(created.is_some(), t % 2 == 0);
+    }
 }
 
 async fn idempotency_conflict_writes_nothing(h: Harness) {

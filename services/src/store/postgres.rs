@@ -5,8 +5,14 @@
 //! serialized and the loser sees a clean conflict; the club's row is locked last, to
 //! hand out the club-wide `gid`s in commit order. Locks are always taken in the order
 //! idempotency key, hand, table, club, so writers never deadlock one another.
+//!
+//! `append` and `create_hand` of one club are group-committed: queued, then written
+//! several at a time in one transaction (one WAL flush, one claim of gids), each write
+//! keeping its own outcome; see `batch`. A write that cannot go in a batch runs alone
+//! in a transaction of its own (`append_one`, `create_hand_one`).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -22,6 +28,10 @@ use super::{
     parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, IdemRow,
     SeatLookup, SeatRow, SecretRow, Store, StoreError, TableRow,
 };
+
+mod batch;
+
+use batch::{Op, Writer};
 
 mod embedded {
     refinery::embed_migrations!("../schema/postgres");
@@ -41,6 +51,8 @@ const POOL_WAIT: Duration = Duration::from_secs(10);
 pub struct PgStore {
     pool: Pool,
     pg_config: tokio_postgres::Config,
+    /// Group commit of event writes, per club (see `batch`).
+    writer: Arc<Writer>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -87,7 +99,11 @@ impl PgStore {
             .recycle_timeout(Some(Duration::from_secs(5)))
             .build()
             .map_err(|e| StoreError::Config(format!("connection pool: {e}")))?;
-        Ok(PgStore { pool, pg_config })
+        Ok(PgStore {
+            pool,
+            pg_config,
+            writer: Arc::new(Writer::default()),
+        })
     }
 
     /// The pool, for metrics.
@@ -96,8 +112,12 @@ impl PgStore {
     }
 
     async fn client(&self) -> Result<Object, StoreError> {
-        self.pool.get().await.map_err(map_pool)
+        client_of(&self.pool).await
     }
+}
+
+async fn client_of(pool: &Pool) -> Result<Object, StoreError> {
+    pool.get().await.map_err(map_pool)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -704,204 +724,24 @@ impl Store for PgStore {
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError> {
         check_new_hand(hand, first_event, secrets, idem)?;
-        let mut client = self.client().await?;
-        let tx = client.transaction().await.map_err(map_pg)?;
-        let result: Result<(), Fail> = async {
-            if let Some(idem) = idem {
-                insert_idem(&tx, idem).await?;
-            }
-            let stmt = tx
-                .prepare_cached(&format!(
-                    "INSERT INTO hands ({HAND_COLS}) VALUES ($1, $2, $3, $4, $5, $6, 1, \
-                        $7, $8, $9, $10, $11)"
-                ))
-                .await
-                .map_err(map_pg)?;
-            tx.execute(
-                &stmt,
-                &[
-                    &hand.club_id,
-                    &hand.hand_id,
-                    &hand.table_id,
-                    &hand.game,
-                    &hand.hand_no,
-                    &hand.status.as_str(),
-                    &hand.players,
-                    &hand.started_ms,
-                    &hand.ended_ms,
-                    &hand.outcome,
-                    &hand.abandon_reason,
-                ],
+        self.writer
+            .submit(
+                &self.pool,
+                Op::Create {
+                    hand: hand.clone(),
+                    first_event: first_event.clone(),
+                    secrets: secrets.to_vec(),
+                    idem: idem.cloned(),
+                },
             )
             .await
-            .map_err(|e| match violated(&e) {
-                Some("hands_hand_no_key") => Fail::HandNoTaken,
-                _ => Fail::Store(map_pg(e)),
-            })?;
-            let stmt = tx
-                .prepare_cached(
-                    "INSERT INTO hand_players (club_id, hand_id, seat, \
-                    player) VALUES ($1, $2, $3, $4)",
-                )
-                .await
-                .map_err(map_pg)?;
-            for (seat, player) in (0_i16..).zip(&hand.players) {
-                tx.execute(&stmt, &[&hand.club_id, &hand.hand_id, &seat, player])
-                    .await
-                    .map_err(map_pg)?;
-            }
-            let gid = claim_gids(&tx, &hand.club_id, 1).await?;
-            insert_events(&tx, std::slice::from_ref(first_event), gid).await?;
-            insert_secrets(&tx, secrets).await?;
-            Ok(())
-        }
-        .await;
-        match result {
-            Ok(()) => commit(tx).await,
-            Err(Fail::Store(e)) => Err(e),
-            Err(Fail::HandNoTaken) => {
-                // The number was taken: report the table's actual next number.
-                let _ = tx.rollback().await;
-                let found = next_hand_no_on(&client, &hand.club_id, &hand.table_id).await?;
-                Err(StoreError::Conflict {
-                    expected: hand.hand_no,
-                    found,
-                })
-            }
-            Err(Fail::SeqTaken) => Err(StoreError::Internal(
-                "create_hand: event rows without a hand".into(),
-            )),
-        }
     }
 
     async fn append(&self, req: &AppendRequest) -> Result<(), StoreError> {
         check_append(req)?;
-        let n = i64::try_from(req.events.len())
-            .map_err(|_| StoreError::Internal("too many events".into()))?;
-        let mut client = self.client().await?;
-        let tx = client.transaction().await.map_err(map_pg)?;
-        let result: Result<(), Fail> = async {
-            if let Some(idem) = &req.idem {
-                insert_idem(&tx, idem).await?;
-            }
-            let stmt = tx
-                .prepare_cached(
-                    "SELECT next_seq, table_id FROM hands WHERE club_id = $1 AND \
-                        hand_id = $2 FOR NO KEY UPDATE",
-                )
-                .await
-                .map_err(map_pg)?;
-            let row = tx
-                .query_opt(&stmt, &[&req.club_id, &req.hand_id])
-                .await
-                .map_err(map_pg)?
-                .ok_or(StoreError::NotFound("hand"))?;
-            let next_seq: i64 = get(&row, "next_seq")?;
-            if next_seq != req.expected_seq {
-                return Err(StoreError::Conflict {
-                    expected: req.expected_seq,
-                    found: next_seq,
-                }
-                .into());
-            }
-            if let Some(tu) = &req.table_update {
-                let hand_table: String = get(&row, "table_id")?;
-                if hand_table != tu.table_id {
-                    return Err(Fail::Store(StoreError::Internal(
-                        "append: table update for another table".into(),
-                    )));
-                }
-                let stmt = tx
-                    .prepare_cached(
-                        "UPDATE game_tables \
-                         SET match_state = $3, match_version = match_version + 1 \
-                         WHERE club_id = $1 AND table_id = $2 AND match_version = $4",
-                    )
-                    .await
-                    .map_err(map_pg)?;
-                let updated = tx
-                    .execute(
-                        &stmt,
-                        &[
-                            &req.club_id,
-                            &tu.table_id,
-                            &tu.match_state,
-                            &tu.expected_match_version,
-                        ],
-                    )
-                    .await
-                    .map_err(map_pg)?;
-                if updated == 0 {
-                    let stmt = tx
-                        .prepare_cached(
-                            "SELECT match_version FROM game_tables WHERE \
-                            club_id = $1 AND table_id = $2",
-                        )
-                        .await
-                        .map_err(map_pg)?;
-                    let row = tx
-                        .query_opt(&stmt, &[&req.club_id, &tu.table_id])
-                        .await
-                        .map_err(map_pg)?
-                        .ok_or(StoreError::NotFound("table"))?;
-                    return Err(StoreError::Conflict {
-                        expected: tu.expected_match_version,
-                        found: get(&row, "match_version")?,
-                    }
-                    .into());
-                }
-            }
-            let gid = claim_gids(&tx, &req.club_id, n).await?;
-            insert_events(&tx, &req.events, gid).await?;
-            let stmt = tx
-                .prepare_cached(
-                    "UPDATE hands SET next_seq = $3, \
-                         status = COALESCE($4, status), \
-                         ended_ms = COALESCE($5, ended_ms), \
-                         outcome = COALESCE($6, outcome), \
-                         abandon_reason = COALESCE($7, abandon_reason) \
-                     WHERE club_id = $1 AND hand_id = $2",
-                )
-                .await
-                .map_err(map_pg)?;
-            let hu = req.hand_update.as_ref();
-            tx.execute(
-                &stmt,
-                &[
-                    &req.club_id,
-                    &req.hand_id,
-                    &(req.expected_seq + n),
-                    &hu.map(|u| u.status.as_str()),
-                    &hu.and_then(|u| u.ended_ms),
-                    &hu.and_then(|u| u.outcome.as_ref()),
-                    &hu.and_then(|u| u.abandon_reason.as_deref()),
-                ],
-            )
+        self.writer
+            .submit(&self.pool, Op::Append(req.clone()))
             .await
-            .map_err(map_pg)?;
-            insert_secrets(&tx, &req.new_secrets).await?;
-            Ok(())
-        }
-        .await;
-        match result {
-            Ok(()) => commit(tx).await,
-            Err(Fail::Store(e)) => Err(e),
-            Err(Fail::SeqTaken | Fail::HandNoTaken) => {
-                // A unique violation on (club_id, hand_id, seq): an event row the
-                // hand's next_seq does not account for. Report where the log ends.
-                let _ = tx.rollback().await;
-                let found = log_end_on(&client, &req.club_id, &req.hand_id).await?;
-                tracing::warn!(
-                    club_id = %req.club_id,
-                    hand_id = %req.hand_id,
-                    "event row beyond next_seq"
-                );
-                Err(StoreError::Conflict {
-                    expected: req.expected_seq,
-                    found,
-                })
-            }
-        }
     }
 
     async fn get_hand(&self, club_id: &str, hand_id: &str) -> Result<Option<HandRow>, StoreError> {
@@ -1121,4 +961,217 @@ async fn insert_key(
     .await
     .map_err(map_pg)?;
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// One write in a transaction of its own: the path of a write that could not go in a batch.
+
+/// Starts a hand in a transaction of its own.
+async fn create_hand_one(
+    pool: &Pool,
+    hand: &HandRow,
+    first_event: &EventRow,
+    secrets: &[SecretRow],
+    idem: Option<&IdemRow>,
+) -> Result<(), StoreError> {
+    check_new_hand(hand, first_event, secrets, idem)?;
+    let mut client = client_of(pool).await?;
+    let tx = client.transaction().await.map_err(map_pg)?;
+    let result: Result<(), Fail> = async {
+        if let Some(idem) = idem {
+            insert_idem(&tx, idem).await?;
+        }
+        let stmt = tx
+            .prepare_cached(&format!(
+                "INSERT INTO hands ({HAND_COLS}) VALUES ($1, $2, $3, $4, $5, $6, 1, \
+                    $7, $8, $9, $10, $11)"
+            ))
+            .await
+            .map_err(map_pg)?;
+        tx.execute(
+            &stmt,
+            &[
+                &hand.club_id,
+                &hand.hand_id,
+                &hand.table_id,
+                &hand.game,
+                &hand.hand_no,
+                &hand.status.as_str(),
+                &hand.players,
+                &hand.started_ms,
+                &hand.ended_ms,
+                &hand.outcome,
+                &hand.abandon_reason,
+            ],
+        )
+        .await
+        .map_err(|e| match violated(&e) {
+            Some("hands_hand_no_key") => Fail::HandNoTaken,
+            _ => Fail::Store(map_pg(e)),
+        })?;
+        let stmt = tx
+            .prepare_cached(
+                "INSERT INTO hand_players (club_id, hand_id, seat, \
+                player) VALUES ($1, $2, $3, $4)",
+            )
+            .await
+            .map_err(map_pg)?;
+        for (seat, player) in (0_i16..).zip(&hand.players) {
+            tx.execute(&stmt, &[&hand.club_id, &hand.hand_id, &seat, player])
+                .await
+                .map_err(map_pg)?;
+        }
+        let gid = claim_gids(&tx, &hand.club_id, 1).await?;
+        insert_events(&tx, std::slice::from_ref(first_event), gid).await?;
+        insert_secrets(&tx, secrets).await?;
+        Ok(())
+    }
+    .await;
+    match result {
+        Ok(()) => commit(tx).await,
+        Err(Fail::Store(e)) => Err(e),
+        Err(Fail::HandNoTaken) => {
+            // The number was taken: report the table's actual next number.
+            let _ = tx.rollback().await;
+            let found = next_hand_no_on(&client, &hand.club_id, &hand.table_id).await?;
+            Err(StoreError::Conflict {
+                expected: hand.hand_no,
+                found,
+            })
+        }
+        Err(Fail::SeqTaken) => Err(StoreError::Internal(
+            "create_hand: event rows without a hand".into(),
+        )),
+    }
+}
+
+/// Appends in a transaction of its own.
+async fn append_one(pool: &Pool, req: &AppendRequest) -> Result<(), StoreError> {
+    check_append(req)?;
+    let n = i64::try_from(req.events.len())
+        .map_err(|_| StoreError::Internal("too many events".into()))?;
+    let mut client = client_of(pool).await?;
+    let tx = client.transaction().await.map_err(map_pg)?;
+    let result: Result<(), Fail> = async {
+        if let Some(idem) = &req.idem {
+            insert_idem(&tx, idem).await?;
+        }
+        let stmt = tx
+            .prepare_cached(
+                "SELECT next_seq, table_id FROM hands WHERE club_id = $1 AND \
+                    hand_id = $2 FOR NO KEY UPDATE",
+            )
+            .await
+            .map_err(map_pg)?;
+        let row = tx
+            .query_opt(&stmt, &[&req.club_id, &req.hand_id])
+            .await
+            .map_err(map_pg)?
+            .ok_or(StoreError::NotFound("hand"))?;
+        let next_seq: i64 = get(&row, "next_seq")?;
+        if next_seq != req.expected_seq {
+            return Err(StoreError::Conflict {
+                expected: req.expected_seq,
+                found: next_seq,
+            }
+            .into());
+        }
+        if let Some(tu) = &req.table_update {
+            let hand_table: String = get(&row, "table_id")?;
+            if hand_table != tu.table_id {
+                return Err(Fail::Store(StoreError::Internal(
+                    "append: table update for another table".into(),
+                )));
+            }
+            let stmt = tx
+                .prepare_cached(
+                    "UPDATE game_tables \
+                     SET match_state = $3, match_version = match_version + 1 \
+                     WHERE club_id = $1 AND table_id = $2 AND match_version = $4",
+                )
+                .await
+                .map_err(map_pg)?;
+            let updated = tx
+                .execute(
+                    &stmt,
+                    &[
+                        &req.club_id,
+                        &tu.table_id,
+                        &tu.match_state,
+                        &tu.expected_match_version,
+                    ],
+                )
+                .await
+                .map_err(map_pg)?;
+            if updated == 0 {
+                let stmt = tx
+                    .prepare_cached(
+                        "SELECT match_version FROM game_tables WHERE \
+                        club_id = $1 AND table_id = $2",
+                    )
+                    .await
+                    .map_err(map_pg)?;
+                let row = tx
+                    .query_opt(&stmt, &[&req.club_id, &tu.table_id])
+                    .await
+                    .map_err(map_pg)?
+                    .ok_or(StoreError::NotFound("table"))?;
+                return Err(StoreError::Conflict {
+                    expected: tu.expected_match_version,
+                    found: get(&row, "match_version")?,
+                }
+                .into());
+            }
+        }
+        let gid = claim_gids(&tx, &req.club_id, n).await?;
+        insert_events(&tx, &req.events, gid).await?;
+        let stmt = tx
+            .prepare_cached(
+                "UPDATE hands SET next_seq = $3, \
+                     status = COALESCE($4, status), \
+                     ended_ms = COALESCE($5, ended_ms), \
+                     outcome = COALESCE($6, outcome), \
+                     abandon_reason = COALESCE($7, abandon_reason) \
+                 WHERE club_id = $1 AND hand_id = $2",
+            )
+            .await
+            .map_err(map_pg)?;
+        let hu = req.hand_update.as_ref();
+        tx.execute(
+            &stmt,
+            &[
+                &req.club_id,
+                &req.hand_id,
+                &(req.expected_seq + n),
+                &hu.map(|u| u.status.as_str()),
+                &hu.and_then(|u| u.ended_ms),
+                &hu.and_then(|u| u.outcome.as_ref()),
+                &hu.and_then(|u| u.abandon_reason.as_deref()),
+            ],
+        )
+        .await
+        .map_err(map_pg)?;
+        insert_secrets(&tx, &req.new_secrets).await?;
+        Ok(())
+    }
+    .await;
+    match result {
+        Ok(()) => commit(tx).await,
+        Err(Fail::Store(e)) => Err(e),
+        Err(Fail::SeqTaken | Fail::HandNoTaken) => {
+            // A unique violation on (club_id, hand_id, seq): an event row the
+            // hand's next_seq does not account for. Report where the log ends.
+            let _ = tx.rollback().await;
+            let found = log_end_on(&client, &req.club_id, &req.hand_id).await?;
+            tracing::warn!(
+                club_id = %req.club_id,
+                hand_id = %req.hand_id,
+                "event row beyond next_seq"
+            );
+            Err(StoreError::Conflict {
+                expected: req.expected_seq,
+                found,
+            })
+        }
+    }
 }

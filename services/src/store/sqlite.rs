@@ -507,13 +507,22 @@ impl Store for SqliteStore {
             // the same file at once makes our run fail on the tables it just created;
             // a second run then sees its history and has nothing left to do. A broken
             // migration fails the second run the same way.
-            let report = embedded::migrations::runner()
-                .run(conn)
-                .or_else(|e| {
-                    tracing::warn!(error = %e, "sqlite migration failed; retrying once");
-                    embedded::migrations::runner().run(conn)
-                })
-                .map_err(|e| StoreError::Internal(format!("sqlite migration: {e}")))?;
+            // Under load the other migrator may still hold the file when we retry, so a
+            // few retries with a growing pause.
+            let mut attempt = 0u64;
+            let report = loop {
+                match embedded::migrations::runner().run(conn) {
+                    Ok(r) => break r,
+                    Err(e) if attempt < 5 => {
+                        attempt += 1;
+                        tracing::warn!(error = %e, attempt, "sqlite migration failed; retrying");
+                        std::thread::sleep(std::time::Duration::from_millis(50 * attempt));
+                    }
+                    Err(e) => {
+                        return Err(StoreError::Internal(format!("sqlite migration: {e}")));
+                    }
+                }
+            };
             for m in report.applied_migrations() {
                 tracing::info!(migration = %m, "applied");
             }

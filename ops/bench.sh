@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The store's performance benchmarks, run by hand (never in CI): see ops/README.md.
+#
+#   ops/bench.sh                 # appends, then history
+#   ops/bench.sh appends [ARGS]  # only the append benchmark, extra loadgen arguments
+#   ops/bench.sh history [ARGS]  # only the history benchmark
+#
+# Environment: BENCH_DURATION_SECS (20), BENCH_CONCURRENCY (1,8,32), BENCH_EVENTS
+# (1000000), BENCH_QUERIES (2000), LOADGEN_BIN (a prebuilt loadgen: no build).
+#
+# Each benchmark gets a fresh database bench_<random hex> on the local PostgreSQL
+# (DATABASE_URL_ADMIN, default postgres://postgres@127.0.0.1:5432/postgres, a role
+# that may create databases), built in --release, and the database is dropped at the
+# end, also when the run fails or is interrupted. Only 127.0.0.1 is ever contacted.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ADMIN_URL="${DATABASE_URL_ADMIN:-postgres://postgres@127.0.0.1:5432/postgres}"
+DURATION="${BENCH_DURATION_SECS:-20}"
+CONCURRENCY="${BENCH_CONCURRENCY:-1,8,32}"
+EVENTS="${BENCH_EVENTS:-1000000}"
+QUERIES="${BENCH_QUERIES:-2000}"
+
+say() { printf '[bench.sh] %s\n' "$*" >&2; }
+
+case "$ADMIN_URL" in
+  postgres://*@127.0.0.1:*|postgres://*@127.0.0.1/*|postgres://*@localhost:*|postgres://*@localhost/*) ;;
+  *) say "FATAL: DATABASE_URL_ADMIN must point at 127.0.0.1 or localhost"; exit 2 ;;
+esac
+command -v psql >/dev/null || { say "FATAL: psql is needed"; exit 2; }
+psql "$ADMIN_URL" -Atqc 'select 1' >/dev/null || {
+  say "FATAL: cannot connect to $ADMIN_URL"; exit 2; }
+
+if [ -n "${LOADGEN_BIN:-}" ]; then
+  # A loadgen built elsewhere (e.g. against another version of the store, for an A/B).
+  BIN="$LOADGEN_BIN"
+  say "using $BIN (not rebuilt)"
+else
+  say "building loadgen (--release)"
+  cargo build --release --locked -p loadgen
+  BIN="${CARGO_TARGET_DIR:-target}/release/loadgen"
+fi
+
+DB=""
+drop_db() {
+  if [ -n "$DB" ]; then
+    say "dropping database $DB"
+    psql "$ADMIN_URL" -Atqc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null || true
+    DB=""
+  fi
+}
+trap drop_db EXIT
+trap 'drop_db; exit 130' INT TERM
+
+# A fresh database for one benchmark; sets DB and DB_URL.
+fresh_db() {
+  DB="bench_$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
+  psql "$ADMIN_URL" -Atqc "CREATE DATABASE $DB" >/dev/null
+  DB_URL="${ADMIN_URL%/*}/$DB"
+  say "database $DB"
+}
+
+run_appends() {
+  fresh_db
+  "$BIN" appends --hands-concurrency "$CONCURRENCY" --duration-secs "$DURATION" \
+    --database-url "$DB_URL" "$@"
+  drop_db
+}
+
+run_history() {
+  fresh_db
+  "$BIN" history --events "$EVENTS" --queries "$QUERIES" --database-url "$DB_URL" "$@"
+  drop_db
+}
+
+what="${1:-all}"
+[ $# -gt 0 ] && shift
+case "$what" in
+  appends) run_appends "$@" ;;
+  history) run_history "$@" ;;
+  all) run_appends; run_history ;;
+  *) say "usage: ops/bench.sh [appends|history|all] [loadgen arguments]"; exit 2 ;;
+esac

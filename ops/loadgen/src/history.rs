@@ -1,0 +1,691 @@
+//! `loadgen history`: bulk-loads a club history of ~N events (hands, their player
+//! projection and their events, consistent with the schema), then times
+//! `Store::list_hands` with a mix of filters and cursor paging.
+//!
+//! The load does not go through the append path: hands and `hand_players` are written
+//! with binary COPY in one transaction, events with binary COPY in transactions of
+//! `--chunk` rows, foreign keys enforced. Event records are real signed Bist-o-yek
+//! records from simulated hands (a pool of templates, one per simulated hand), with
+//! the hand id and time rewritten per stored hand: the rows have the size and shape of
+//! real ones, but their hashes and signatures are the templates' (the benchmark never
+//! verifies them; signing a million events would dominate the load time).
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+use std::pin::pin;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _};
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use replayer::engine::GameId;
+use replayer::games::registry;
+use replayer::log::{Body, SigningKeyPair};
+use serde_json::Value;
+use services::store::{
+    ApiKeyRow, ClubRow, HandFilter, HandStatus, KeyRole, PgStore, SeatRow, Store, TableRow,
+};
+use sha2::{Digest, Sha256};
+use tokio_postgres::binary_copy::BinaryCopyInWriter;
+use tokio_postgres::types::{ToSql, Type};
+
+use crate::common::{connect, durability_settings, Latencies};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Events to load (about: whole hands are loaded).
+    #[arg(long, default_value_t = 1_000_000)]
+    events: u64,
+    /// list_hands calls to time (each page of a paged walk counts as one).
+    #[arg(long, default_value_t = 2_000)]
+    queries: usize,
+    /// The (throw-away) database to benchmark.
+    #[arg(long, env = "DATABASE_URL")]
+    database_url: String,
+    /// Clubs.
+    #[arg(long, default_value_t = 3)]
+    clubs: usize,
+    /// Tables per club.
+    #[arg(long, default_value_t = 12)]
+    tables_per_club: usize,
+    /// Players known to each club.
+    #[arg(long, default_value_t = 150)]
+    players_per_club: usize,
+    /// Page size of every query.
+    #[arg(long, default_value_t = 50)]
+    page_size: i64,
+    /// Events per COPY transaction.
+    #[arg(long, default_value_t = 100_000)]
+    chunk: usize,
+    /// Seed of the generated history (same seed, same data and queries).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Most list_hands calls, whatever --queries says.
+const MAX_QUERIES: usize = 1_000_000;
+/// Regular players per table.
+const REGULARS: usize = 10;
+/// Simulated hands per seat count, as record templates.
+const TEMPLATES_PER_SEATS: usize = 24;
+/// Seat counts the tables use.
+const SEAT_COUNTS: [u8; 4] = [3, 4, 5, 6];
+
+/// One simulated hand's records, as stored columns.
+struct Template {
+    seats: u8,
+    events: Vec<TemplateEvent>,
+    outcome: Value,
+}
+
+struct TemplateEvent {
+    kind: String,
+    hash: String,
+    prev_hash: String,
+    record: Value,
+}
+
+/// One generated hand.
+struct GenHand {
+    club: usize,
+    table: usize,
+    hand_id: String,
+    hand_no: i64,
+    status: HandStatus,
+    started_ms: i64,
+    ended_ms: Option<i64>,
+    players: Vec<String>,
+    template: usize,
+    /// Events stored (a prefix of the template's for a hand in progress).
+    events: usize,
+    first_gid: i64,
+}
+
+struct GenTable {
+    id: String,
+    seats: u8,
+    regulars: Vec<String>,
+    next_start: i64,
+    hands: i64,
+}
+
+fn rng_below(rng: &mut ChaCha8Rng, n: usize) -> usize {
+    usize::try_from(rng.next_u64() % u64::try_from(n.max(1)).unwrap_or(1)).unwrap_or(0)
+}
+
+fn templates() -> anyhow::Result<Vec<Template>> {
+    let key = SigningKeyPair::from_secret([9; 32]);
+    let mut out = Vec::new();
+    for &seats in &SEAT_COUNTS {
+        for i in 0..TEMPLATES_PER_SEATS {
+            let seed: [u8; 32] = Sha256::digest(format!("history-{seats}-{i}")).into();
+            let b = replayer::sim::simulate(GameId::BistOYek, seats, seed, &key, 0)?;
+            let outcome = b
+                .records
+                .iter()
+                .find_map(|r| match &r.event.body {
+                    Body::HandEnded { outcome, .. } => Some(outcome.clone()),
+                    _ => None,
+                })
+                .unwrap_or(Value::Null);
+            let events = b
+                .records
+                .iter()
+                .map(|r| {
+                    Ok(TemplateEvent {
+                        kind: r.event.body.kind().to_owned(),
+                        hash: r.hash.to_hex(),
+                        prev_hash: r.event.prev.to_hex(),
+                        record: serde_json::to_value(r)?,
+                    })
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            out.push(Template {
+                seats,
+                events,
+                outcome,
+            });
+        }
+    }
+    Ok(out)
+}
+
+fn club_id(c: usize) -> String {
+    format!("club-{c}")
+}
+
+fn player_name(c: usize, p: usize) -> String {
+    format!("c{c}-player-{p:04}")
+}
+
+/// Generates the hands of every table in time order until `target` events.
+fn generate(
+    args: &Args,
+    templates: &[Template],
+    rng: &mut ChaCha8Rng,
+    start_ms: i64,
+) -> (Vec<Vec<GenTable>>, Vec<GenHand>) {
+    let mut tables: Vec<Vec<GenTable>> = Vec::new();
+    let mut heap = BinaryHeap::new();
+    for c in 0..args.clubs {
+        let mut ts = Vec::new();
+        for t in 0..args.tables_per_club {
+            let seats = SEAT_COUNTS[rng_below(rng, SEAT_COUNTS.len())];
+            let mut regulars = Vec::new();
+            while regulars.len() < REGULARS.max(usize::from(seats)) {
+                let p = player_name(c, rng_below(rng, args.players_per_club));
+                if !regulars.contains(&p) {
+                    regulars.push(p);
+                }
+            }
+            let next_start = start_ms + i64::try_from(rng_below(rng, 3_600_000)).unwrap_or(0);
+            heap.push(Reverse((next_start, c, t)));
+            ts.push(GenTable {
+                id: format!("table-{t:02}"),
+                seats,
+                regulars,
+                next_start,
+                hands: 0,
+            });
+        }
+        tables.push(ts);
+    }
+    let mut next_gid = vec![0i64; args.clubs];
+    let mut hands = Vec::new();
+    let mut total: u64 = 0;
+    // Bounded: every iteration adds at least one event.
+    while total < args.events {
+        let Some(Reverse((start, c, t))) = heap.pop() else {
+            break;
+        };
+        let table = &mut tables[c][t];
+        let candidates: Vec<usize> = (0..templates.len())
+            .filter(|&i| templates[i].seats == table.seats)
+            .collect();
+        let template = candidates[rng_below(rng, candidates.len())];
+        let n_events = templates[template].events.len();
+        let duration = i64::try_from(n_events).unwrap_or(60)
+            * (1_000 + i64::try_from(rng_below(rng, 4_000)).unwrap_or(0));
+        // Mostly regulars, now and then someone from the whole club.
+        let mut players: Vec<String> = Vec::new();
+        while players.len() < usize::from(table.seats) {
+            let p = if rng_below(rng, 10) == 0 {
+                player_name(c, rng_below(rng, args.players_per_club))
+            } else {
+                table.regulars[rng_below(rng, table.regulars.len())].clone()
+            };
+            if !players.contains(&p) {
+                players.push(p);
+            }
+        }
+        let abandoned = rng_below(rng, 20) == 0;
+        table.hands += 1;
+        let events = if abandoned {
+            // Abandoned part-way: a prefix of the template (its reveal is not kept:
+            // the row only has to be the size of one).
+            (n_events / 2).max(1)
+        } else {
+            n_events
+        };
+        hands.push(GenHand {
+            club: c,
+            table: t,
+            hand_id: format!("{}-{:06}", table.id, table.hands),
+            hand_no: table.hands,
+            status: if abandoned {
+                HandStatus::Abandoned
+            } else {
+                HandStatus::Completed
+            },
+            started_ms: start,
+            ended_ms: Some(start + duration),
+            players,
+            template,
+            events,
+            first_gid: next_gid[c],
+        });
+        next_gid[c] += i64::try_from(events).unwrap_or(0);
+        total += u64::try_from(events).unwrap_or(0);
+        // Next hand: a short pause, sometimes a long break (the table closes for the night).
+        let pause = if rng_below(rng, 25) == 0 {
+            8 * 3_600_000 + i64::try_from(rng_below(rng, 8 * 3_600_000)).unwrap_or(0)
+        } else {
+            10_000 + i64::try_from(rng_below(rng, 300_000)).unwrap_or(0)
+        };
+        table.next_start = start + duration + pause;
+        heap.push(Reverse((table.next_start, c, t)));
+    }
+    // The last hand of every other table is still being played.
+    for c in 0..args.clubs {
+        for t in (0..args.tables_per_club).step_by(2) {
+            if let Some(h) = hands.iter_mut().rev().find(|h| h.club == c && h.table == t) {
+                h.status = HandStatus::InProgress;
+                h.ended_ms = None;
+            }
+        }
+    }
+    (tables, hands)
+}
+
+pub async fn run(args: Args) -> anyhow::Result<()> {
+    if args.clubs == 0 || args.tables_per_club == 0 || args.players_per_club < 10 {
+        bail!("need at least one club, one table and ten players per club");
+    }
+    if args.events == 0 || args.events > 50_000_000 {
+        bail!("--events: 1 to 50,000,000");
+    }
+    let queries = args.queries.min(MAX_QUERIES);
+    let admin = connect(&args.database_url).await?;
+    println!(
+        "# loadgen history — {} events, {queries} queries",
+        args.events
+    );
+    for (k, v) in durability_settings(&admin).await? {
+        println!("SHOW {k:<20} = {v}");
+    }
+    let store = PgStore::connect(&args.database_url, 4)?;
+    store.migrate().await?;
+    let exists: i64 = admin
+        .query_one("SELECT count(*) FROM hands", &[])
+        .await?
+        .get(0);
+    if exists > 0 {
+        bail!("the database already has hands: history needs a fresh database");
+    }
+
+    // ---- generate
+    let t0 = Instant::now();
+    let templates = templates()?;
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let day = 86_400_000i64;
+    // History starts on 2023-07-22; how far it reaches depends on --events.
+    let start_ms = 1_690_000_000_000i64;
+    let (tables, hands) = generate(&args, &templates, &mut rng, start_ms);
+    let total_events: usize = hands.iter().map(|h| h.events).sum();
+    println!(
+        "generated {} hands, {} events, {} clubs x {} tables, {} templates ({:.1} s)",
+        hands.len(),
+        total_events,
+        args.clubs,
+        args.tables_per_club,
+        templates.len(),
+        t0.elapsed().as_secs_f64()
+    );
+
+    // ---- load
+    let t_load = Instant::now();
+    let def = registry(GameId::BistOYek)?;
+    let rules = def.normalize_rules(&def.default_rules())?;
+    for (c, ts) in tables.iter().enumerate() {
+        let club = club_id(c);
+        store
+            .create_club(
+                &ClubRow {
+                    club_id: club.clone(),
+                    name: format!("history club {c}"),
+                    created_ms: start_ms,
+                },
+                &ApiKeyRow {
+                    club_id: club.clone(),
+                    key_id: format!("key-{club}"),
+                    key_hash: "ab".repeat(32),
+                    role: KeyRole::Admin,
+                    created_ms: start_ms,
+                },
+            )
+            .await?;
+        for t in ts {
+            let setup = def.default_setup(t.seats)?;
+            let match_state = def.new_match(&rules, &setup)?;
+            store
+                .create_table(
+                    &TableRow {
+                        club_id: club.clone(),
+                        table_id: t.id.clone(),
+                        game: GameId::BistOYek.as_str().to_owned(),
+                        rules: rules.clone(),
+                        setup,
+                        match_state,
+                        match_version: t.hands,
+                        seats: t
+                            .regulars
+                            .iter()
+                            .take(usize::from(t.seats))
+                            .enumerate()
+                            .map(|(s, p)| SeatRow {
+                                seat: i16::try_from(s).unwrap_or(0),
+                                player: p.clone(),
+                                token_id: format!("tok-{club}-{}-{s}", t.id),
+                                token_hash: "cd".repeat(32),
+                                public_key: None,
+                            })
+                            .collect(),
+                        created_ms: start_ms,
+                    },
+                    None,
+                )
+                .await?;
+        }
+    }
+    let mut copier = connect(&args.database_url).await?;
+    load_hands(&mut copier, &hands, &templates).await?;
+    load_events(&mut copier, &hands, &templates, args.chunk).await?;
+    for c in 0..args.clubs {
+        let n: i64 = hands
+            .iter()
+            .filter(|h| h.club == c)
+            .map(|h| i64::try_from(h.events).unwrap_or(0))
+            .sum();
+        copier
+            .execute(
+                "UPDATE clubs SET next_gid = $2 WHERE club_id = $1",
+                &[&club_id(c), &n],
+            )
+            .await?;
+    }
+    let load_secs = t_load.elapsed().as_secs_f64();
+    let t_an = Instant::now();
+    // One statement per call: VACUUM cannot run in the implicit transaction of a batch.
+    for sql in [
+        "VACUUM (ANALYZE) hands",
+        "VACUUM (ANALYZE) hand_players",
+        "ANALYZE events",
+    ] {
+        copier.batch_execute(sql).await?;
+    }
+    let sizes = copier
+        .query_one(
+            "SELECT pg_size_pretty(pg_total_relation_size('events')), \
+             pg_size_pretty(pg_total_relation_size('hands')), \
+             pg_size_pretty(pg_total_relation_size('hand_players')), \
+             (SELECT count(*) FROM events)",
+            &[],
+        )
+        .await?;
+    let loaded: i64 = sizes.get(3);
+    println!(
+        "loaded {loaded} events in {load_secs:.1} s ({:.0} events/s), VACUUM ANALYZE {:.1} s; \
+         events {}, hands {}, hand_players {} (with indexes)",
+        loaded as f64 / load_secs.max(1e-9),
+        t_an.elapsed().as_secs_f64(),
+        sizes.get::<_, String>(0),
+        sizes.get::<_, String>(1),
+        sizes.get::<_, String>(2),
+    );
+
+    // ---- queries
+    let first_start = hands.iter().map(|h| h.started_ms).min().unwrap_or(start_ms);
+    let last_start = hands.iter().map(|h| h.started_ms).max().unwrap_or(start_ms);
+    let mut by_kind: BTreeMap<&'static str, (Latencies, usize, usize)> = BTreeMap::new();
+    let mut all = Latencies::default();
+    let kinds = [
+        "by table",
+        "by player",
+        "game+status",
+        "time range",
+        "paging (cursor)",
+    ];
+    let warmup = 100.min(queries);
+    let mut done = 0usize;
+    let mut round = 0usize;
+    let t_q = Instant::now();
+    // Bounded: each round does at least one query, and at most queries + warmup rounds.
+    while done < queries + warmup && round < (queries + warmup) * 2 {
+        let kind = kinds[round % kinds.len()];
+        round += 1;
+        let c = rng_below(&mut rng, args.clubs);
+        let club = club_id(c);
+        let table = &tables[c][rng_below(&mut rng, args.tables_per_club)];
+        let mut filter = HandFilter {
+            limit: args.page_size,
+            ..HandFilter::default()
+        };
+        let mut pages = 1usize;
+        match kind {
+            "by table" => filter.table_id = Some(table.id.clone()),
+            "by player" => {
+                filter.player =
+                    Some(table.regulars[rng_below(&mut rng, table.regulars.len())].clone());
+            }
+            "game+status" => {
+                filter.game = Some(GameId::BistOYek.as_str().to_owned());
+                filter.status = Some(match rng_below(&mut rng, 3) {
+                    0 => HandStatus::Completed,
+                    1 => HandStatus::Abandoned,
+                    _ => HandStatus::InProgress,
+                });
+            }
+            "time range" => {
+                // One day somewhere in the club's history.
+                let span = usize::try_from((last_start - first_start - day).max(1)).unwrap_or(1);
+                let from = first_start + i64::try_from(rng_below(&mut rng, span)).unwrap_or(0);
+                filter.started_from_ms = Some(from);
+                filter.started_to_ms = Some(from + day);
+            }
+            _ => {
+                // Whole club, or one table, or one player: 3 to 5 pages.
+                match rng_below(&mut rng, 3) {
+                    0 => {}
+                    1 => filter.table_id = Some(table.id.clone()),
+                    _ => {
+                        filter.player =
+                            Some(table.regulars[rng_below(&mut rng, table.regulars.len())].clone());
+                    }
+                }
+                pages = 3 + rng_below(&mut rng, 3);
+            }
+        }
+        for _ in 0..pages {
+            let q0 = Instant::now();
+            let rows = store.list_hands(&club, &filter).await?;
+            let d = q0.elapsed();
+            if done >= warmup {
+                let e = by_kind.entry(kind).or_default();
+                e.0.push(d);
+                e.1 += 1;
+                e.2 += rows.len();
+                all.push(d);
+            }
+            done += 1;
+            match rows.last() {
+                Some(last) if i64::try_from(rows.len()).unwrap_or(0) == args.page_size => {
+                    filter.cursor = Some((last.started_ms, last.hand_id.clone()));
+                }
+                _ => break,
+            }
+        }
+    }
+    let q_secs = t_q.elapsed().as_secs_f64();
+    println!();
+    println!(
+        "## list_hands latency ({} timed calls after {warmup} warm-up, one client, page size {}, {:.1} s)",
+        all.len(),
+        args.page_size,
+        q_secs
+    );
+    println!();
+    println!("| query kind | calls | avg rows | p50 ms | p99 ms |");
+    println!("|---|---|---|---|---|");
+    for kind in kinds {
+        if let Some((lat, calls, rows)) = by_kind.get_mut(kind) {
+            println!(
+                "| {kind} | {calls} | {:.1} | {:.2} | {:.2} |",
+                *rows as f64 / (*calls).max(1) as f64,
+                lat.pct_ms(50.0),
+                lat.pct_ms(99.0)
+            );
+        }
+    }
+    println!(
+        "| overall | {} | | {:.2} | {:.2} |",
+        all.len(),
+        all.pct_ms(50.0),
+        all.pct_ms(99.0)
+    );
+    Ok(())
+}
+
+fn status_str(s: HandStatus) -> &'static str {
+    s.as_str()
+}
+
+async fn load_hands(
+    client: &mut tokio_postgres::Client,
+    hands: &[GenHand],
+    templates: &[Template],
+) -> anyhow::Result<()> {
+    let t0 = Instant::now();
+    let tx = client.transaction().await?;
+    {
+        let sink = tx
+            .copy_in(
+                "COPY hands (club_id, hand_id, table_id, game, hand_no, status, next_seq, players, \
+                 started_ms, ended_ms, outcome, abandon_reason) FROM STDIN (FORMAT binary)",
+            )
+            .await?;
+        let types = [
+            Type::TEXT,
+            Type::TEXT,
+            Type::TEXT,
+            Type::TEXT,
+            Type::INT8,
+            Type::TEXT,
+            Type::INT8,
+            Type::TEXT_ARRAY,
+            Type::INT8,
+            Type::INT8,
+            Type::JSONB,
+            Type::TEXT,
+        ];
+        let mut w = pin!(BinaryCopyInWriter::new(sink, &types));
+        for h in hands {
+            let club = club_id(h.club);
+            let table = format!("table-{:02}", h.table);
+            let next_seq = i64::try_from(h.events)?;
+            let outcome =
+                (h.status == HandStatus::Completed).then(|| templates[h.template].outcome.clone());
+            let reason = (h.status == HandStatus::Abandoned).then_some("player left");
+            let row: [&(dyn ToSql + Sync); 12] = [
+                &club,
+                &h.hand_id,
+                &table,
+                &GameId::BistOYek.as_str(),
+                &h.hand_no,
+                &status_str(h.status),
+                &next_seq,
+                &h.players,
+                &h.started_ms,
+                &h.ended_ms,
+                &outcome,
+                &reason,
+            ];
+            w.as_mut().write(&row).await.context("COPY hands")?;
+        }
+        w.finish().await?;
+    }
+    {
+        let sink = tx
+            .copy_in(
+                "COPY hand_players (club_id, hand_id, seat, player) FROM STDIN (FORMAT binary)",
+            )
+            .await?;
+        let types = [Type::TEXT, Type::TEXT, Type::INT2, Type::TEXT];
+        let mut w = pin!(BinaryCopyInWriter::new(sink, &types));
+        for h in hands {
+            let club = club_id(h.club);
+            for (seat, p) in (0i16..).zip(&h.players) {
+                let row: [&(dyn ToSql + Sync); 4] = [&club, &h.hand_id, &seat, p];
+                w.as_mut().write(&row).await.context("COPY hand_players")?;
+            }
+        }
+        w.finish().await?;
+    }
+    tx.commit().await?;
+    println!(
+        "  COPY hands + hand_players: {} hands in {:.1} s",
+        hands.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+async fn load_events(
+    client: &mut tokio_postgres::Client,
+    hands: &[GenHand],
+    templates: &[Template],
+    chunk: usize,
+) -> anyhow::Result<()> {
+    let t0 = Instant::now();
+    let chunk = chunk.max(1_000);
+    let types = [
+        Type::TEXT,
+        Type::TEXT,
+        Type::INT8,
+        Type::INT8,
+        Type::TEXT,
+        Type::TEXT,
+        Type::TEXT,
+        Type::JSONB,
+        Type::INT8,
+    ];
+    let mut i = 0usize;
+    let mut total = 0usize;
+    let mut last_report = Instant::now();
+    while i < hands.len() {
+        let tx = client.transaction().await?;
+        let sink = tx
+            .copy_in(
+                "COPY events (club_id, hand_id, seq, gid, kind, hash, prev_hash, record, created_ms) \
+                 FROM STDIN (FORMAT binary)",
+            )
+            .await?;
+        let mut w = pin!(BinaryCopyInWriter::new(sink, &types));
+        let mut in_chunk = 0usize;
+        while i < hands.len() && in_chunk < chunk {
+            let h = &hands[i];
+            i += 1;
+            let club = club_id(h.club);
+            let t = &templates[h.template];
+            let span = h.ended_ms.unwrap_or(h.started_ms + 60_000) - h.started_ms;
+            let n = i64::try_from(h.events)?;
+            for (k, ev) in t.events.iter().take(h.events).enumerate() {
+                let seq = i64::try_from(k)?;
+                let time = h.started_ms + span * seq / n.max(1);
+                let mut record = ev.record.clone();
+                if let Some(e) = record.get_mut("event") {
+                    e["hand"] = Value::String(h.hand_id.clone());
+                    e["time_ms"] = Value::from(time);
+                }
+                let gid = h.first_gid + seq;
+                let row: [&(dyn ToSql + Sync); 9] = [
+                    &club,
+                    &h.hand_id,
+                    &seq,
+                    &gid,
+                    &ev.kind,
+                    &ev.hash,
+                    &ev.prev_hash,
+                    &record,
+                    &time,
+                ];
+                w.as_mut().write(&row).await.context("COPY events")?;
+                in_chunk += 1;
+            }
+        }
+        w.finish().await?;
+        tx.commit().await?;
+        total += in_chunk;
+        if last_report.elapsed() > Duration::from_secs(10) {
+            println!(
+                "  COPY events: {total} so far ({:.0}/s)",
+                total as f64 / t0.elapsed().as_secs_f64().max(1e-9)
+            );
+            last_report = Instant::now();
+        }
+    }
+    println!(
+        "  COPY events: {total} in {:.1} s, transactions of ~{chunk}",
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

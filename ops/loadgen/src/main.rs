@@ -1,0 +1,48 @@
+//! `loadgen`: the store's performance benchmarks, run by hand against a throw-away
+//! PostgreSQL database (see `ops/bench.sh` and `ops/README.md`). Never run in CI.
+//!
+//! * `appends`: durable append throughput and latency of `PgStore::append`, one club
+//!   with C concurrent Bist-o-yek hands, against a baseline of plain single-row
+//!   autocommit INSERTs of event-sized rows over the same pool settings.
+//! * `history`: bulk-loads ~1M events with their hands, then times `Store::list_hands`
+//!   with a mix of filters and cursor paging.
+//!
+//! Every loop is bounded in count and in time, and the only traffic is to the database
+//! URL given (which `ops/bench.sh` points at 127.0.0.1).
+
+mod appends;
+mod common;
+mod history;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "loadgen",
+    about = "Store benchmarks: append throughput and history queries"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Durable appends (one club, C concurrent hands) against plain INSERTs.
+    Appends(appends::Args),
+    /// Bulk-load ~N events, then time list_hands with a mix of filters.
+    History(history::Args),
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async {
+        match cli.cmd {
+            Cmd::Appends(a) => appends::run(a).await,
+            Cmd::History(h) => history::run(h).await,
+        }
+    })
+}

@@ -1,0 +1,922 @@
+//! Group commit of one club's event writes.
+//!
+//! Every event of a club takes the next club-wide `gid` from the club's row, and that
+//! row stays locked until the writing transaction has committed, so that gids become
+//! visible in order. A durable COMMIT waits for its WAL flush (an fsync), so one club
+//! could commit only one write per flush, whatever the number of hands being played.
+//!
+//! Instead, `append` and `create_hand` queue their write on the club's queue; one task
+//! per club with queued writes (the leader) takes up to [`MAX_BATCH`] of them, at most
+//! one per hand, and writes them all in one transaction, in a handful of statements
+//! whatever the batch's size:
+//!
+//! 1. the idempotency records (one statement per write that has one): a used key
+//!    refuses its write before it writes anything;
+//! 2. each new hand with its player projection (one statement per new hand);
+//! 3. every append's hand in one `UPDATE ... FROM unnest(...) WHERE next_seq =
+//!    expected`: it locks, checks and advances each hand; a hand it does not match
+//!    refuses its write (conflict, or unknown hand), which has written nothing;
+//! 4. the tables' new match states (one statement per hand that ends);
+//! 5. all sealed secrets in one statement;
+//! 6. last, one statement that claims the gids of every accepted event from the club's
+//!    row and inserts all the events;
+//! 7. COMMIT: one WAL flush for the whole batch, and the club's row is locked only
+//!    from step 6 to the end of the commit.
+//!
+//! Each write gets its own outcome. A write refused in step 1 or 3 is left out and the
+//! others go on. A write refused after it wrote something (a table conflict, or a
+//! conflict after its idempotency record) rolls the attempt back, and the batch is
+//! tried again without it. A write whose own statement (1, 2) hit a database error is
+//! left out the same way and retried alone afterwards, on the one-transaction-per-write
+//! path that gives it its exact error; a database error in a statement shared by the
+//! whole batch (3, 5, 6) sends every write of the batch there. The guarantees are
+//! those of one write per transaction: gids contiguous from 0 per club and in commit
+//! order, `next_seq` checked under the hand's row lock, all of a write or none of it.
+//!
+//! One difference: a caller that stops waiting (its future is dropped) no longer
+//! cancels its write; the write still commits or fails with its batch.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use deadpool_postgres::{Pool, Transaction};
+use serde_json::Value;
+use tokio::sync::{oneshot, Notify};
+
+use crate::store::HandUpdate;
+
+use super::{
+    append_one, client_of, create_hand_one, map_pg, AppendRequest, EventRow, HandRow, IdemRow,
+    SecretRow, StoreError, HAND_COLS,
+};
+
+/// Most writes in one transaction.
+pub(super) const MAX_BATCH: usize = 64;
+
+/// Longest a leader waits for the writers of its last batch to come back (see
+/// [`Writer::gather`]).
+const LINGER: std::time::Duration = std::time::Duration::from_millis(2);
+
+/// One queued write.
+pub(super) enum Op {
+    /// `Store::append`.
+    Append(AppendRequest),
+    /// `Store::create_hand`.
+    Create {
+        hand: HandRow,
+        first_event: EventRow,
+        secrets: Vec<SecretRow>,
+        idem: Option<IdemRow>,
+    },
+}
+
+impl Op {
+    fn club(&self) -> &str {
+        match self {
+            Op::Append(r) => &r.club_id,
+            Op::Create { hand, .. } => &hand.club_id,
+        }
+    }
+
+    fn hand(&self) -> &str {
+        match self {
+            Op::Append(r) => &r.hand_id,
+            Op::Create { hand, .. } => &hand.hand_id,
+        }
+    }
+
+    fn events(&self) -> &[EventRow] {
+        match self {
+            Op::Append(r) => &r.events,
+            Op::Create { first_event, .. } => std::slice::from_ref(first_event),
+        }
+    }
+
+    /// The write in a transaction of its own.
+    async fn alone(&self, pool: &Pool) -> Result<(), StoreError> {
+        match self {
+            Op::Append(r) => append_one(pool, r).await,
+            Op::Create {
+                hand,
+                first_event,
+                secrets,
+                idem,
+            } => create_hand_one(pool, hand, first_event, secrets, idem.as_ref()).await,
+        }
+    }
+}
+
+struct Pending {
+    op: Op,
+    done: oneshot::Sender<Result<(), StoreError>>,
+}
+
+#[derive(Default)]
+struct ClubQueue {
+    pending: VecDeque<Pending>,
+    /// Woken on each new write, for a leader gathering its next batch.
+    arrived: Arc<Notify>,
+}
+
+/// The per-club queues of writes waiting for a batch. A club has an entry exactly while
+/// a leader task runs for it.
+#[derive(Default)]
+pub(super) struct Writer {
+    clubs: Mutex<HashMap<String, ClubQueue>>,
+}
+
+impl Writer {
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, ClubQueue>> {
+        self.clubs.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Queues a write and waits for its outcome, starting the club's leader if none runs.
+    pub(super) async fn submit(self: &Arc<Self>, pool: &Pool, op: Op) -> Result<(), StoreError> {
+        let club = op.club().to_owned();
+        let (done, outcome) = oneshot::channel();
+        let lead = {
+            let mut clubs = self.lock();
+            let lead = !clubs.contains_key(&club);
+            let q = clubs.entry(club.clone()).or_default();
+            q.pending.push_back(Pending { op, done });
+            q.arrived.notify_one();
+            lead
+        };
+        if lead {
+            let writer = Arc::clone(self);
+            let pool = pool.clone();
+            tokio::spawn(async move { writer.lead(&pool, &club).await });
+        }
+        outcome.await.unwrap_or_else(|_| {
+            Err(StoreError::Unavailable(
+                "the club's writer stopped: the write's outcome is unknown".into(),
+            ))
+        })
+    }
+
+    /// Writes the club's queued writes, batch after batch, until none is left.
+    async fn lead(&self, pool: &Pool, club: &str) {
+        let mut guard = LeadGuard {
+            writer: self,
+            club,
+            armed: true,
+        };
+        let mut last = 0usize;
+        loop {
+            self.gather(club, last).await;
+            let batch = self.take(club);
+            if batch.is_empty() {
+                guard.armed = false;
+                return;
+            }
+            last = batch.len();
+            let outcomes = run(pool, &batch).await;
+            for (p, r) in batch.into_iter().zip(outcomes) {
+                let _ = p.done.send(r);
+            }
+        }
+    }
+
+    /// Waits, at most [`LINGER`], until as many writes are queued as went in the last
+    /// batch: the writers of a batch all get their outcome at once and come back with
+    /// their next write a moment later, and each batch costs one WAL flush under the
+    /// club's lock, so a batch taken before they are back would be a small one. A lone
+    /// writer (last batch of one) never waits.
+    async fn gather(&self, club: &str, last: usize) {
+        let deadline = tokio::time::Instant::now() + LINGER;
+        // Bounded: each turn waits for a new write or for the deadline.
+        for _ in 0..=MAX_BATCH {
+            let arrived = {
+                let clubs = self.lock();
+                let Some(q) = clubs.get(club) else {
+                    return;
+                };
+                if q.pending.len() >= last.min(MAX_BATCH) {
+                    return;
+                }
+                Arc::clone(&q.arrived)
+            };
+            if tokio::time::timeout_at(deadline, arrived.notified())
+                .await
+                .is_err()
+            {
+                return;
+            }
+        }
+    }
+
+    /// The next batch: up to [`MAX_BATCH`] writes, at most one per hand, in queue order
+    /// (later writes of a hand wait for the next batch, in order). Empty, and the club's
+    /// entry removed, when nothing is queued.
+    fn take(&self, club: &str) -> Vec<Pending> {
+        let mut clubs = self.lock();
+        let Some(q) = clubs.get_mut(club) else {
+            return Vec::new();
+        };
+        if q.pending.is_empty() {
+            clubs.remove(club);
+            return Vec::new();
+        }
+        let mut hands = HashSet::new();
+        let mut batch = Vec::new();
+        let mut rest = VecDeque::new();
+        while let Some(p) = q.pending.pop_front() {
+            if batch.len() < MAX_BATCH && hands.insert(p.op.hand().to_owned()) {
+                batch.push(p);
+            } else {
+                rest.push_back(p);
+            }
+        }
+        q.pending = rest;
+        batch
+    }
+}
+
+/// Should a leader stop without emptying its queue (a panic), drops the club's entry:
+/// the queued callers see an unknown outcome instead of waiting for ever, and the next
+/// write starts a new leader.
+struct LeadGuard<'a> {
+    writer: &'a Writer,
+    club: &'a str,
+    armed: bool,
+}
+
+impl Drop for LeadGuard<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            self.writer.lock().remove(self.club);
+        }
+    }
+}
+
+/// A copy of an error, for each write of a batch whose commit failed.
+fn copy_err(e: &StoreError) -> StoreError {
+    match e {
+        StoreError::Conflict { expected, found } => StoreError::Conflict {
+            expected: *expected,
+            found: *found,
+        },
+        StoreError::IdempotencyConflict => StoreError::IdempotencyConflict,
+        StoreError::NotFound(w) => StoreError::NotFound(w),
+        StoreError::Duplicate(w) => StoreError::Duplicate(w),
+        StoreError::Unavailable(s) => StoreError::Unavailable(s.clone()),
+        StoreError::Config(s) => StoreError::Config(s.clone()),
+        StoreError::Internal(s) => StoreError::Internal(s.clone()),
+    }
+}
+
+/// The outcome of every write of the batch, in batch order.
+async fn run(pool: &Pool, batch: &[Pending]) -> Vec<Result<(), StoreError>> {
+    // Decided outcomes; `None` once the batch is over means: retry alone.
+    let mut outcomes: Vec<Option<Result<(), StoreError>>> = batch.iter().map(|_| None).collect();
+    // A batch of plain appends only (the common case) goes in one statement; any other
+    // batch in one transaction of a few statements (one WAL flush either way).
+    let all_plain = batch.iter().all(|p| is_plain(&p.op));
+    if all_plain {
+        let idx: Vec<usize> = (0..batch.len()).collect();
+        if let Ok(decided) = plain_statement(pool, batch, &idx).await {
+            for (o, d) in outcomes.iter_mut().zip(decided) {
+                *o = Some(d);
+            }
+        }
+    }
+    // Writes left out of the next attempt (refused, decided, or to be retried alone).
+    let mut out: Vec<bool> = vec![all_plain; batch.len()];
+    // Bounded: every restart leaves out one more write.
+    for _ in 0..=batch.len() {
+        if out.iter().all(|&o| o) {
+            break;
+        }
+        match attempt(pool, batch, &out, &mut outcomes).await {
+            Attempt::Committed(accepted) => {
+                for i in accepted {
+                    outcomes[i] = Some(Ok(()));
+                }
+                break;
+            }
+            Attempt::Restart(i, refusal) => {
+                out[i] = true;
+                outcomes[i] = refusal.map(Err);
+            }
+            Attempt::Database => break,
+            Attempt::CommitFailed(e) => {
+                for (i, o) in outcomes.iter_mut().enumerate() {
+                    if !out[i] && o.is_none() {
+                        *o = Some(Err(copy_err(&e)));
+                    }
+                }
+                break;
+            }
+        }
+    }
+    let mut results = Vec::with_capacity(batch.len());
+    for (p, o) in batch.iter().zip(outcomes) {
+        results.push(match o {
+            Some(r) => r,
+            None => p.op.alone(pool).await,
+        });
+    }
+    results
+}
+
+/// An append that only writes its hand, events and secrets.
+fn is_plain(op: &Op) -> bool {
+    matches!(op, Op::Append(r) if r.idem.is_none() && r.table_update.is_none())
+}
+
+/// Plain appends in ONE statement, committed on its own (autocommit): advances every
+/// hand whose `next_seq` is the expected one, then, for those, claims the gids from the
+/// club's row, inserts the events and the secrets. One round trip and one WAL flush for
+/// the lot; the club's row is locked from this statement to its commit only. (Without
+/// a club row the events' gid would be NULL, which fails the whole statement.) The
+/// outcome of each, in `idx` order; `Err` on a database error (then each is retried
+/// alone; nothing was written).
+async fn plain_statement(
+    pool: &Pool,
+    batch: &[Pending],
+    idx: &[usize],
+) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+    let mut reqs: Vec<&AppendRequest> = idx
+        .iter()
+        .filter_map(|&i| match &batch[i].op {
+            Op::Append(r) => Some(r),
+            Op::Create { .. } => None,
+        })
+        .collect();
+    // Hands are locked in hand id order, as everywhere.
+    let mut order: Vec<usize> = (0..reqs.len()).collect();
+    order.sort_by(|&a, &b| reqs[a].hand_id.cmp(&reqs[b].hand_id));
+    let sorted: Vec<&AppendRequest> = order.iter().map(|&k| reqs[k]).collect();
+    let club = sorted[0].club_id.as_str();
+    let ids: Vec<&str> = sorted.iter().map(|r| r.hand_id.as_str()).collect();
+    let expected: Vec<i64> = sorted.iter().map(|r| r.expected_seq).collect();
+    let next: Vec<i64> = sorted
+        .iter()
+        .map(|r| r.expected_seq + i64::try_from(r.events.len()).unwrap_or(i64::MAX))
+        .collect();
+    fn hu<'a>(r: &&'a AppendRequest) -> Option<&'a HandUpdate> {
+        r.hand_update.as_ref()
+    }
+    let status: Vec<Option<&str>> = sorted
+        .iter()
+        .map(|r| hu(r).map(|u| u.status.as_str()))
+        .collect();
+    let ended: Vec<Option<i64>> = sorted
+        .iter()
+        .map(|r| hu(r).and_then(|u| u.ended_ms))
+        .collect();
+    let outcome: Vec<Option<&Value>> = sorted
+        .iter()
+        .map(|r| hu(r).and_then(|u| u.outcome.as_ref()))
+        .collect();
+    let reason: Vec<Option<&str>> = sorted
+        .iter()
+        .map(|r| hu(r).and_then(|u| u.abandon_reason.as_deref()))
+        .collect();
+    let events: Vec<&EventRow> = sorted.iter().flat_map(|r| r.events.iter()).collect();
+    let e_hand: Vec<&str> = events.iter().map(|e| e.hand_id.as_str()).collect();
+    let e_seq: Vec<i64> = events.iter().map(|e| e.seq).collect();
+    let e_kind: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
+    let e_hash: Vec<&str> = events.iter().map(|e| e.hash.as_str()).collect();
+    let e_prev: Vec<&str> = events.iter().map(|e| e.prev_hash.as_str()).collect();
+    let e_record: Vec<&Value> = events.iter().map(|e| &e.record).collect();
+    let e_created: Vec<i64> = events.iter().map(|e| e.created_ms).collect();
+    let secrets: Vec<&SecretRow> = sorted.iter().flat_map(|r| r.new_secrets.iter()).collect();
+    let s_hand: Vec<&str> = secrets.iter().map(|s| s.hand_id.as_str()).collect();
+    let s_shuffle: Vec<i32> = secrets.iter().map(|s| s.shuffle).collect();
+    let s_sealed: Vec<&[u8]> = secrets.iter().map(|s| s.sealed.as_slice()).collect();
+    let client = client_of(pool).await?;
+    let stmt = client
+        .prepare_cached(
+            "WITH u AS ( \
+                 UPDATE hands AS h SET next_seq = u.next_seq, \
+                     status = COALESCE(u.status, h.status), \
+                     ended_ms = COALESCE(u.ended_ms, h.ended_ms), \
+                     outcome = COALESCE(u.outcome, h.outcome), \
+                     abandon_reason = COALESCE(u.abandon_reason, h.abandon_reason) \
+                 FROM unnest($2::text[], $3::int8[], $4::int8[], $5::text[], $6::int8[], \
+                             $7::jsonb[], $8::text[]) \
+                      AS u(hand_id, expected, next_seq, status, ended_ms, outcome, abandon_reason) \
+                 WHERE h.club_id = $1 AND h.hand_id = u.hand_id AND h.next_seq = u.expected \
+                 RETURNING h.hand_id), \
+             ev AS ( \
+                 SELECT e.*, row_number() OVER (ORDER BY e.ord) AS n \
+                 FROM unnest($9::text[], $10::int8[], $11::text[], $12::text[], $13::text[], \
+                             $14::jsonb[], $15::int8[]) \
+                      WITH ORDINALITY AS e(hand_id, seq, kind, hash, prev_hash, record, \
+                                           created_ms, ord) \
+                 WHERE e.hand_id IN (SELECT hand_id FROM u)), \
+             g AS ( \
+                 UPDATE clubs SET next_gid = next_gid + (SELECT count(*) FROM ev) \
+                 WHERE club_id = $1 AND EXISTS (SELECT 1 FROM ev) \
+                 RETURNING next_gid - (SELECT count(*) FROM ev) AS first), \
+             i AS ( \
+                 INSERT INTO events \
+                 (club_id, hand_id, seq, gid, kind, hash, prev_hash, record, created_ms) \
+                 SELECT $1, ev.hand_id, ev.seq, g.first + ev.n - 1, ev.kind, ev.hash, \
+                        ev.prev_hash, ev.record, ev.created_ms \
+                 FROM ev LEFT JOIN g ON true), \
+             s AS ( \
+                 INSERT INTO hand_secrets (club_id, hand_id, shuffle, sealed) \
+                 SELECT $1, x.hand_id, x.shuffle, x.sealed \
+                 FROM unnest($16::text[], $17::int4[], $18::bytea[]) AS x(hand_id, shuffle, sealed) \
+                 WHERE x.hand_id IN (SELECT hand_id FROM u)) \
+             SELECT hand_id FROM u",
+        )
+        .await
+        .map_err(map_pg)?;
+    let rows = client
+        .query(
+            &stmt,
+            &[
+                &club, &ids, &expected, &next, &status, &ended, &outcome, &reason, &e_hand, &e_seq,
+                &e_kind, &e_hash, &e_prev, &e_record, &e_created, &s_hand, &s_shuffle, &s_sealed,
+            ],
+        )
+        .await
+        .map_err(map_pg)?;
+    let mut done: HashSet<String> = HashSet::new();
+    for r in &rows {
+        done.insert(
+            r.try_get(0)
+                .map_err(|e| StoreError::Internal(e.to_string()))?,
+        );
+    }
+    let missed: Vec<&str> = reqs
+        .iter()
+        .filter(|r| !done.contains(&r.hand_id))
+        .map(|r| r.hand_id.as_str())
+        .collect();
+    let found = if missed.is_empty() {
+        HashMap::new()
+    } else {
+        let stmt = client
+            .prepare_cached(
+                "SELECT hand_id, next_seq FROM hands WHERE club_id = $1 AND hand_id = ANY($2::text[])",
+            )
+            .await
+            .map_err(map_pg)?;
+        let rows = client
+            .query(&stmt, &[&club, &missed])
+            .await
+            .map_err(map_pg)?;
+        rows.iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect::<Result<HashMap<String, i64>, tokio_postgres::Error>>()
+            .map_err(map_pg)?
+    };
+    Ok(reqs
+        .drain(..)
+        .map(|r| {
+            if done.contains(&r.hand_id) {
+                Ok(())
+            } else {
+                Err(match found.get(&r.hand_id) {
+                    None => StoreError::NotFound("hand"),
+                    Some(&n) => StoreError::Conflict {
+                        expected: r.expected_seq,
+                        found: n,
+                    },
+                })
+            }
+        })
+        .collect())
+}
+
+/// How one attempt at a batch's transaction ended.
+enum Attempt {
+    /// Committed: these writes are in (the others were refused without writing).
+    Committed(Vec<usize>),
+    /// Rolled back because write `i` cannot go in after it wrote something: refused
+    /// with this error, or (`None`) to be retried alone for a database error of its
+    /// own. The batch is tried again without it.
+    Restart(usize, Option<StoreError>),
+    /// Rolled back on a database error no single write can be blamed for: every
+    /// undecided write is retried alone.
+    Database,
+    /// The COMMIT failed: the outcome of the writes in it is unknown.
+    CommitFailed(StoreError),
+}
+
+/// One transaction for the batch's writes not left `out`. Refusals found before a
+/// write wrote anything are recorded in `outcomes` and do not stop the others.
+async fn attempt(
+    pool: &Pool,
+    batch: &[Pending],
+    out: &[bool],
+    outcomes: &mut [Option<Result<(), StoreError>>],
+) -> Attempt {
+    let Ok(mut client) = client_of(pool).await else {
+        return Attempt::Database;
+    };
+    let Ok(tx) = client.transaction().await else {
+        return Attempt::Database;
+    };
+    let result = stage_all(&tx, batch, out, outcomes).await;
+    match result {
+        Ok(accepted) if accepted.is_empty() => {
+            let _ = tx.rollback().await;
+            Attempt::Committed(accepted)
+        }
+        Ok(accepted) => match tx.commit().await {
+            Ok(()) => Attempt::Committed(accepted),
+            Err(e) => Attempt::CommitFailed(map_pg(e)),
+        },
+        Err(a) => {
+            let _ = tx.rollback().await;
+            a
+        }
+    }
+}
+
+fn restart_alone(i: usize) -> impl Fn(tokio_postgres::Error) -> Attempt {
+    move |_| Attempt::Restart(i, None)
+}
+
+fn database(_: tokio_postgres::Error) -> Attempt {
+    Attempt::Database
+}
+
+/// The statements of one attempt, up to (not including) COMMIT. Locks are taken in the
+/// order idempotency keys, hands (by hand id), tables, club, as a single write does.
+async fn stage_all(
+    tx: &Transaction<'_>,
+    batch: &[Pending],
+    out: &[bool],
+    outcomes: &mut [Option<Result<(), StoreError>>],
+) -> Result<Vec<usize>, Attempt> {
+    let mut live: Vec<usize> = (0..batch.len())
+        .filter(|&i| !out[i] && outcomes[i].is_none())
+        .collect();
+    live.sort_by(|&a, &b| batch[a].op.hand().cmp(batch[b].op.hand()));
+
+    // 1. Idempotency keys: a used one refuses its write before it writes anything.
+    let mut wrote_idem = vec![false; batch.len()];
+    let mut kept = Vec::with_capacity(live.len());
+    for i in live {
+        let idem = match &batch[i].op {
+            Op::Append(r) => r.idem.as_ref(),
+            Op::Create { idem, .. } => idem.as_ref(),
+        };
+        if let Some(idem) = idem {
+            if !stage_idem(tx, idem).await.map_err(restart_alone(i))? {
+                outcomes[i] = Some(Err(StoreError::IdempotencyConflict));
+                continue;
+            }
+            wrote_idem[i] = true;
+        }
+        kept.push(i);
+    }
+    let live = kept;
+
+    // 2. New hands, one statement each (hand row and player projection).
+    for &i in &live {
+        if let Op::Create { hand, .. } = &batch[i].op {
+            stage_create(tx, hand).await.map_err(restart_alone(i))?;
+        }
+    }
+
+    // 3. Every append's hand, in one statement: locked, checked against expected_seq
+    //    and advanced where it matches.
+    let appends: Vec<usize> = live
+        .iter()
+        .copied()
+        .filter(|&i| matches!(batch[i].op, Op::Append(_)))
+        .collect();
+    let mut tables: HashMap<String, String> = HashMap::new();
+    if !appends.is_empty() {
+        let reqs: Vec<&AppendRequest> = appends
+            .iter()
+            .filter_map(|&i| match &batch[i].op {
+                Op::Append(r) => Some(r),
+                Op::Create { .. } => None,
+            })
+            .collect();
+        for row in update_hands(tx, &reqs).await.map_err(database)? {
+            let hand: String = row.try_get(0).map_err(|_| Attempt::Database)?;
+            let table: String = row.try_get(1).map_err(|_| Attempt::Database)?;
+            tables.insert(hand, table);
+        }
+        let missed: Vec<&str> = reqs
+            .iter()
+            .filter(|r| !tables.contains_key(&r.hand_id))
+            .map(|r| r.hand_id.as_str())
+            .collect();
+        if !missed.is_empty() {
+            let found = hands_next_seq(tx, &reqs[0].club_id, &missed)
+                .await
+                .map_err(database)?;
+            for &i in &appends {
+                let Op::Append(r) = &batch[i].op else {
+                    continue;
+                };
+                if tables.contains_key(&r.hand_id) {
+                    continue;
+                }
+                let e = match found.get(&r.hand_id) {
+                    None => StoreError::NotFound("hand"),
+                    Some(&n) => StoreError::Conflict {
+                        expected: r.expected_seq,
+                        found: n,
+                    },
+                };
+                if wrote_idem[i] {
+                    return Err(Attempt::Restart(i, Some(e)));
+                }
+                outcomes[i] = Some(Err(e));
+            }
+        }
+    }
+    let live: Vec<usize> = live
+        .into_iter()
+        .filter(|&i| match &batch[i].op {
+            Op::Append(r) => tables.contains_key(&r.hand_id),
+            Op::Create { .. } => true,
+        })
+        .collect();
+
+    // 4. Tables' new match states (at the end of a hand).
+    for &i in &live {
+        let Op::Append(r) = &batch[i].op else {
+            continue;
+        };
+        if let Some(tu) = &r.table_update {
+            if tables.get(&r.hand_id) != Some(&tu.table_id) {
+                return Err(Attempt::Restart(
+                    i,
+                    Some(StoreError::Internal(
+                        "append: table update for another table".into(),
+                    )),
+                ));
+            }
+            if let Some(e) = update_table(tx, r).await.map_err(database)? {
+                return Err(Attempt::Restart(i, Some(e)));
+            }
+        }
+    }
+
+    // 5. Sealed secrets of every write, in one statement.
+    let secrets: Vec<&SecretRow> = live
+        .iter()
+        .flat_map(|&i| match &batch[i].op {
+            Op::Append(r) => r.new_secrets.iter(),
+            Op::Create { secrets, .. } => secrets.iter(),
+        })
+        .collect();
+    insert_secrets(tx, &secrets).await.map_err(database)?;
+
+    // 6. Last: the gids from the club's row, and every event.
+    let mut accepted = live;
+    accepted.sort_unstable();
+    if !accepted.is_empty()
+        && !insert_events(tx, batch, &accepted)
+            .await
+            .map_err(database)?
+    {
+        // No club row: every write alone, which reports it.
+        return Err(Attempt::Database);
+    }
+    Ok(accepted)
+}
+
+/// Records the idempotency key: `false` if it is used.
+async fn stage_idem(tx: &Transaction<'_>, idem: &IdemRow) -> Result<bool, tokio_postgres::Error> {
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO idempotency_keys \
+             (club_id, key, request_hash, status, response, created_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (club_id, key) DO NOTHING",
+        )
+        .await?;
+    let n = tx
+        .execute(
+            &stmt,
+            &[
+                &idem.club_id,
+                &idem.key,
+                &idem.request_hash,
+                &idem.status,
+                &idem.response,
+                &idem.created_ms,
+            ],
+        )
+        .await?;
+    Ok(n > 0)
+}
+
+/// A new hand's row and player projection, in one statement.
+async fn stage_create(tx: &Transaction<'_>, hand: &HandRow) -> Result<(), tokio_postgres::Error> {
+    let stmt = tx
+        .prepare_cached(&format!(
+            "WITH h AS (INSERT INTO hands ({HAND_COLS}) \
+                        VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $9, $10, $11) \
+                        RETURNING club_id, hand_id) \
+             INSERT INTO hand_players (club_id, hand_id, seat, player) \
+             SELECT h.club_id, h.hand_id, (p.ord - 1)::smallint, p.player \
+             FROM h, unnest($7::text[]) WITH ORDINALITY AS p(player, ord)"
+        ))
+        .await?;
+    tx.execute(
+        &stmt,
+        &[
+            &hand.club_id,
+            &hand.hand_id,
+            &hand.table_id,
+            &hand.game,
+            &hand.hand_no,
+            &hand.status.as_str(),
+            &hand.players,
+            &hand.started_ms,
+            &hand.ended_ms,
+            &hand.outcome,
+            &hand.abandon_reason,
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Advances every hand whose `next_seq` is the expected one; returns `(hand_id,
+/// table_id)` of those.
+async fn update_hands(
+    tx: &Transaction<'_>,
+    reqs: &[&AppendRequest],
+) -> Result<Vec<tokio_postgres::Row>, tokio_postgres::Error> {
+    let club = &reqs[0].club_id;
+    let ids: Vec<&str> = reqs.iter().map(|r| r.hand_id.as_str()).collect();
+    let expected: Vec<i64> = reqs.iter().map(|r| r.expected_seq).collect();
+    let next: Vec<i64> = reqs
+        .iter()
+        .map(|r| r.expected_seq + i64::try_from(r.events.len()).unwrap_or(i64::MAX))
+        .collect();
+    fn hu<'a>(r: &&'a AppendRequest) -> Option<&'a HandUpdate> {
+        r.hand_update.as_ref()
+    }
+    let status: Vec<Option<&str>> = reqs
+        .iter()
+        .map(|r| hu(r).map(|u| u.status.as_str()))
+        .collect();
+    let ended: Vec<Option<i64>> = reqs
+        .iter()
+        .map(|r| hu(r).and_then(|u| u.ended_ms))
+        .collect();
+    let outcome: Vec<Option<&Value>> = reqs
+        .iter()
+        .map(|r| hu(r).and_then(|u| u.outcome.as_ref()))
+        .collect();
+    let reason: Vec<Option<&str>> = reqs
+        .iter()
+        .map(|r| hu(r).and_then(|u| u.abandon_reason.as_deref()))
+        .collect();
+    let stmt = tx
+        .prepare_cached(
+            "UPDATE hands AS h SET next_seq = u.next_seq, \
+                 status = COALESCE(u.status, h.status), \
+                 ended_ms = COALESCE(u.ended_ms, h.ended_ms), \
+                 outcome = COALESCE(u.outcome, h.outcome), \
+                 abandon_reason = COALESCE(u.abandon_reason, h.abandon_reason) \
+             FROM unnest($2::text[], $3::int8[], $4::int8[], $5::text[], $6::int8[], \
+                         $7::jsonb[], $8::text[]) \
+                  AS u(hand_id, expected, next_seq, status, ended_ms, outcome, abandon_reason) \
+             WHERE h.club_id = $1 AND h.hand_id = u.hand_id AND h.next_seq = u.expected \
+             RETURNING h.hand_id, h.table_id",
+        )
+        .await?;
+    tx.query(
+        &stmt,
+        &[
+            club, &ids, &expected, &next, &status, &ended, &outcome, &reason,
+        ],
+    )
+    .await
+}
+
+/// `next_seq` of the hands that exist among `ids`.
+async fn hands_next_seq(
+    tx: &Transaction<'_>,
+    club: &str,
+    ids: &[&str],
+) -> Result<HashMap<String, i64>, tokio_postgres::Error> {
+    let stmt = tx
+        .prepare_cached(
+            "SELECT hand_id, next_seq FROM hands WHERE club_id = $1 AND hand_id = ANY($2::text[])",
+        )
+        .await?;
+    let rows = tx.query(&stmt, &[&club, &ids]).await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+        .collect()
+}
+
+/// The table's new match state if its version is the expected one; else why not.
+async fn update_table(
+    tx: &Transaction<'_>,
+    req: &AppendRequest,
+) -> Result<Option<StoreError>, tokio_postgres::Error> {
+    let Some(tu) = &req.table_update else {
+        return Ok(None);
+    };
+    let stmt = tx
+        .prepare_cached(
+            "UPDATE game_tables \
+             SET match_state = $3, match_version = match_version + 1 \
+             WHERE club_id = $1 AND table_id = $2 AND match_version = $4",
+        )
+        .await?;
+    let updated = tx
+        .execute(
+            &stmt,
+            &[
+                &req.club_id,
+                &tu.table_id,
+                &tu.match_state,
+                &tu.expected_match_version,
+            ],
+        )
+        .await?;
+    if updated > 0 {
+        return Ok(None);
+    }
+    let stmt = tx
+        .prepare_cached(
+            "SELECT match_version FROM game_tables WHERE club_id = $1 AND table_id = $2",
+        )
+        .await?;
+    Ok(Some(
+        match tx.query_opt(&stmt, &[&req.club_id, &tu.table_id]).await? {
+            None => StoreError::NotFound("table"),
+            Some(r) => StoreError::Conflict {
+                expected: tu.expected_match_version,
+                found: r.try_get(0)?,
+            },
+        },
+    ))
+}
+
+async fn insert_secrets(
+    tx: &Transaction<'_>,
+    secrets: &[&SecretRow],
+) -> Result<(), tokio_postgres::Error> {
+    if secrets.is_empty() {
+        return Ok(());
+    }
+    let clubs: Vec<&str> = secrets.iter().map(|s| s.club_id.as_str()).collect();
+    let hands: Vec<&str> = secrets.iter().map(|s| s.hand_id.as_str()).collect();
+    let shuffles: Vec<i32> = secrets.iter().map(|s| s.shuffle).collect();
+    let sealed: Vec<&[u8]> = secrets.iter().map(|s| s.sealed.as_slice()).collect();
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO hand_secrets (club_id, hand_id, shuffle, sealed) \
+             SELECT * FROM unnest($1::text[], $2::text[], $3::int4[], $4::bytea[])",
+        )
+        .await?;
+    tx.execute(&stmt, &[&clubs, &hands, &shuffles, &sealed])
+        .await?;
+    Ok(())
+}
+
+/// The last statement of the batch: claims the gids of all accepted events from the
+/// club's row (locking it until COMMIT) and inserts the events, numbered in the order
+/// of `accepted`. `false` if not every event went in (no club row).
+async fn insert_events(
+    tx: &Transaction<'_>,
+    batch: &[Pending],
+    accepted: &[usize],
+) -> Result<bool, tokio_postgres::Error> {
+    let events: Vec<&EventRow> = accepted
+        .iter()
+        .flat_map(|&i| batch[i].op.events())
+        .collect();
+    let club = batch[accepted[0]].op.club();
+    let n = i64::try_from(events.len()).unwrap_or(i64::MAX);
+    let hand_ids: Vec<&str> = events.iter().map(|e| e.hand_id.as_str()).collect();
+    let seqs: Vec<i64> = events.iter().map(|e| e.seq).collect();
+    let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
+    let hashes: Vec<&str> = events.iter().map(|e| e.hash.as_str()).collect();
+    let prevs: Vec<&str> = events.iter().map(|e| e.prev_hash.as_str()).collect();
+    let records: Vec<&Value> = events.iter().map(|e| &e.record).collect();
+    let created: Vec<i64> = events.iter().map(|e| e.created_ms).collect();
+    let stmt = tx
+        .prepare_cached(
+            "WITH g AS (UPDATE clubs SET next_gid = next_gid + $2 WHERE club_id = $1 \
+                        RETURNING next_gid - $2 AS first) \
+             INSERT INTO events \
+             (club_id, hand_id, seq, gid, kind, hash, prev_hash, record, created_ms) \
+             SELECT $1, e.hand_id, e.seq, g.first + e.ord - 1, e.kind, e.hash, e.prev_hash, \
+                    e.record, e.created_ms \
+             FROM g, unnest($3::text[], $4::int8[], $5::text[], $6::text[], $7::text[], \
+                            $8::jsonb[], $9::int8[]) \
+                  WITH ORDINALITY AS e(hand_id, seq, kind, hash, prev_hash, record, \
+                                       created_ms, ord)",
+        )
+        .await?;
+    let inserted = tx
+        .execute(
+            &stmt,
+            &[
+                &club, &n, &hand_ids, &seqs, &kinds, &hashes, &prevs, &records, &created,
+            ],
+        )
+        .await?;
+    Ok(i64::try_from(inserted).ok() == Some(n))
+}
