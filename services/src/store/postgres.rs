@@ -967,6 +967,25 @@ async fn insert_key(
 // One write in a transaction of its own: the path of a write that could not go in a batch.
 
 /// Starts a hand in a transaction of its own.
+/// The parameters `$1`…`$11` of a new hand's row, in the order of `HAND_COLS` less
+/// `next_seq` (written as the literal 1): one list for both insert paths, so they cannot
+/// drift apart.
+fn new_hand_params<'a>(hand: &'a HandRow, status: &'a &'a str) -> [&'a (dyn ToSql + Sync); 11] {
+    [
+        &hand.club_id,
+        &hand.hand_id,
+        &hand.table_id,
+        &hand.game,
+        &hand.hand_no,
+        status,
+        &hand.players,
+        &hand.started_ms,
+        &hand.ended_ms,
+        &hand.outcome,
+        &hand.abandon_reason,
+    ]
+}
+
 async fn create_hand_one(
     pool: &Pool,
     hand: &HandRow,
@@ -988,27 +1007,13 @@ async fn create_hand_one(
             ))
             .await
             .map_err(map_pg)?;
-        tx.execute(
-            &stmt,
-            &[
-                &hand.club_id,
-                &hand.hand_id,
-                &hand.table_id,
-                &hand.game,
-                &hand.hand_no,
-                &hand.status.as_str(),
-                &hand.players,
-                &hand.started_ms,
-                &hand.ended_ms,
-                &hand.outcome,
-                &hand.abandon_reason,
-            ],
-        )
-        .await
-        .map_err(|e| match violated(&e) {
-            Some("hands_hand_no_key") => Fail::HandNoTaken,
-            _ => Fail::Store(map_pg(e)),
-        })?;
+        let status = hand.status.as_str();
+        tx.execute(&stmt, &new_hand_params(hand, &status))
+            .await
+            .map_err(|e| match violated(&e) {
+                Some("hands_hand_no_key") => Fail::HandNoTaken,
+                _ => Fail::Store(map_pg(e)),
+            })?;
         let stmt = tx
             .prepare_cached(
                 "INSERT INTO hand_players (club_id, hand_id, seat, \

@@ -46,8 +46,8 @@ use tokio::sync::{oneshot, Notify};
 use crate::store::HandUpdate;
 
 use super::{
-    append_one, client_of, create_hand_one, map_pg, AppendRequest, EventRow, HandRow, IdemRow,
-    SecretRow, StoreError, HAND_COLS,
+    append_one, client_of, create_hand_one, map_pg, new_hand_params, AppendRequest, EventRow,
+    HandRow, IdemRow, SecretRow, StoreError, HAND_COLS,
 };
 
 /// Most writes in one transaction.
@@ -716,23 +716,8 @@ async fn stage_create(tx: &Transaction<'_>, hand: &HandRow) -> Result<(), tokio_
              FROM h, unnest($7::text[]) WITH ORDINALITY AS p(player, ord)"
         ))
         .await?;
-    tx.execute(
-        &stmt,
-        &[
-            &hand.club_id,
-            &hand.hand_id,
-            &hand.table_id,
-            &hand.game,
-            &hand.hand_no,
-            &hand.status.as_str(),
-            &hand.players,
-            &hand.started_ms,
-            &hand.ended_ms,
-            &hand.outcome,
-            &hand.abandon_reason,
-        ],
-    )
-    .await?;
+    let status = hand.status.as_str();
+    tx.execute(&stmt, &new_hand_params(hand, &status)).await?;
     Ok(())
 }
 
