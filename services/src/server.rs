@@ -1,12 +1,13 @@
-//! Start-up: open the store and keys, bind, print the address, serve until SIGINT or
-//! SIGTERM, then let in-flight requests (and so their appends) finish.
+//! Start-up: open the store and keys, start the sequencer, bind, print the address,
+//! serve until SIGINT or SIGTERM, then let in-flight requests (and so their appends)
+//! finish and order what they wrote.
 
 use std::io::Write;
 
 use actix_web::{web, HttpServer};
 
 use crate::config::ServeArgs;
-use crate::{api, Service, StartError};
+use crate::{api, store, Service, StartError};
 
 /// Runs the HTTP server. Prints `listening on http://ADDR` on stdout once bound.
 pub async fn serve(args: ServeArgs) -> Result<(), StartError> {
@@ -16,6 +17,9 @@ pub async fn serve(args: ServeArgs) -> Result<(), StartError> {
         key_id = %svc.keys.current().key_id(),
         "service ready"
     );
+    // The club-wide order of new events (PostgreSQL orders them after commit; see
+    // `store::Store::sequence`). Its work is in the database: a restart loses nothing.
+    let sequencer = store::spawn_sequencer(svc.store.clone(), store::SEQUENCER_PERIOD);
     let data = svc.clone();
     let mut server =
         HttpServer::new(move || api::app(data.clone())).shutdown_timeout(args.shutdown_timeout);
@@ -36,7 +40,13 @@ pub async fn serve(args: ServeArgs) -> Result<(), StartError> {
     tracing::info!(%addr, "listening");
     // actix stops accepting on SIGINT/SIGTERM and waits up to shutdown_timeout for the
     // requests in flight: an append that started completes.
-    server.run().await?;
+    let served = server.run().await;
+    // The appends that finished are ordered before the process goes.
+    sequencer.abort();
+    if let Err(e) = store::sequence_all(svc.store.as_ref()).await {
+        tracing::warn!(error = %e, "last sequencer pass failed; the next start orders the rest");
+    }
+    served?;
     tracing::info!("stopped");
     Ok(())
 }

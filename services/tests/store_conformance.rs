@@ -14,9 +14,9 @@ use std::sync::Arc;
 
 use serde_json::json;
 use services::store::{
-    ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, HandStatus, HandUpdate,
-    IdemRow, KeyRole, PgStore, SeatRow, SecretRow, SqliteStore, Store, StoreError, TableRow,
-    TableUpdate,
+    sequence_all, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, HandStatus,
+    HandUpdate, IdemRow, KeyRole, PgStore, SeatRow, SecretRow, SqliteStore, Store, StoreError,
+    TableRow, TableUpdate,
 };
 use tokio_postgres::NoTls;
 
@@ -191,6 +191,7 @@ conformance!(
     match_version_conflict,
     list_events_paging,
     club_event_order,
+    club_order_is_given_once,
     list_hands_filters_and_cursor,
     current_hand_and_one_in_progress_per_table,
     clubs_see_only_their_own_rows,
@@ -524,6 +525,7 @@ async fn create_hand_and_append(h: Harness) {
     last.new_secrets = vec![secret("c1", "h1", 1)];
     s.append(&last).await.unwrap();
 
+    sequence_all(s).await.unwrap();
     let events = s.list_events("c1", "h1", 0, 100).await.unwrap();
     assert_eq!(events.len(), 5);
     for (i, ev) in events.iter().enumerate() {
@@ -673,6 +675,7 @@ async fn concurrent_appends_one_winner(h: Harness) {
     for t in tasks {
         t.await.unwrap();
     }
+    sequence_all(s.as_ref()).await.unwrap();
     let events = s.list_events("c1", "h1", 0, 1000).await.unwrap();
     assert_eq!(
         events.iter().map(|e| e.seq).collect::<Vec<_>>(),
@@ -770,6 +773,7 @@ async fn many_hands_of_one_club_at_once(h: Harness) {
     for (t, task) in tasks.into_iter().enumerate() {
         expected_len.insert(format!("h{t:02}"), task.await.unwrap());
     }
+    sequence_all(s.as_ref()).await.unwrap();
     let all = s.list_club_events("c1", 0, 10_000).await.unwrap();
     let total: i64 = expected_len.values().sum();
     assert_eq!(
@@ -862,6 +866,7 @@ async fn idempotency_conflict_writes_nothing(h: Harness) {
     ));
     assert_eq!(s.get_hand("c1", "h2").await.unwrap(), None);
     assert!(s.list_events("c1", "h2", 0, 10).await.unwrap().is_empty());
+    sequence_all(s).await.unwrap();
     assert_eq!(s.list_club_events("c1", 0, 100).await.unwrap().len(), 2);
 
     // Keys are per club: another club may use "K".
@@ -961,6 +966,7 @@ async fn club_event_order(h: Harness) {
     s.append(&append_req("c2", "h1", 1, 1)).await.unwrap();
     s.append(&append_req("c1", "h2", 1, 1)).await.unwrap();
 
+    sequence_all(s).await.unwrap();
     let c1: Vec<(i64, String, i64)> = s
         .list_club_events("c1", 0, 100)
         .await
@@ -985,6 +991,50 @@ async fn club_event_order(h: Harness) {
     );
     let tail = s.list_club_events("c1", 3, 1).await.unwrap();
     assert_eq!((tail.len(), tail[0].gid), (1, Some(3)));
+}
+
+/// Ordering is done once per event: a second pass finds nothing; later events come
+/// after earlier ones; the club log refuses UPDATE and DELETE like the events.
+async fn club_order_is_given_once(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+    s.append(&append_req("c1", "h1", 1, 2)).await.unwrap();
+    sequence_all(s).await.unwrap();
+    assert_eq!(sequence_all(s).await.unwrap(), 0, "nothing left to order");
+    assert_eq!(s.sequence("c1", 100).await.unwrap(), 0);
+    assert_eq!(s.sequence("no-such-club", 100).await.unwrap(), 0);
+    assert!(s.clubs_to_sequence().await.unwrap().is_empty());
+    let first = s.list_club_events("c1", 0, 100).await.unwrap();
+    assert_eq!(first.len(), 3);
+
+    s.append(&append_req("c1", "h1", 3, 2)).await.unwrap();
+    sequence_all(s).await.unwrap();
+    let all = s.list_club_events("c1", 0, 100).await.unwrap();
+    assert_eq!(&all[..3], &first[..], "earlier places never change");
+    assert_eq!(
+        all.iter()
+            .map(|e| (e.gid.unwrap(), e.seq))
+            .collect::<Vec<_>>(),
+        (0..5).map(|i| (i, i)).collect::<Vec<_>>()
+    );
+    // Per-hand reads carry the same gids.
+    let hand_events = s.list_events("c1", "h1", 0, 100).await.unwrap();
+    assert_eq!(hand_events, all);
+
+    for sql in [
+        "UPDATE club_log SET gid = gid + 100",
+        "UPDATE club_log SET seq = 4 WHERE gid = 0",
+        "DELETE FROM club_log WHERE gid = 4",
+    ] {
+        let err = h.raw_exec(sql).await.expect_err(sql);
+        assert!(err.contains("append-only"), "{sql}: {err}");
+    }
+    if h.is_pg() {
+        let err = h.raw_exec("TRUNCATE club_log").await.expect_err("truncate");
+        assert!(err.contains("append-only"), "{err}");
+    }
+    assert_eq!(s.list_club_events("c1", 0, 100).await.unwrap(), all);
 }
 
 /// The fixture of `list_hands_filters_and_cursor`: (hand_id, table, started_ms, status,
@@ -1219,6 +1269,7 @@ async fn current_hand_and_one_in_progress_per_table(h: Harness) {
     assert!(s.list_events("c1", "h2", 0, 10).await.unwrap().is_empty());
     assert!(s.get_secrets("c1", "h2").await.unwrap().is_empty());
     assert_eq!(s.get_idempotency("c1", "h2").await.unwrap(), None);
+    sequence_all(s).await.unwrap();
     assert_eq!(s.list_club_events("c1", 0, 100).await.unwrap().len(), 1);
     assert_eq!(
         s.current_hand("c1", "t1").await.unwrap().unwrap().hand_id,
@@ -1296,6 +1347,7 @@ async fn clubs_see_only_their_own_rows(h: Harness) {
     assert_eq!(s.get_hand("c2", "h1").await.unwrap(), None);
     assert_eq!(s.current_hand("c2", "t1").await.unwrap(), None);
     assert!(s.list_events("c2", "h1", 0, 10).await.unwrap().is_empty());
+    sequence_all(s).await.unwrap();
     assert!(s.list_club_events("c2", 0, 10).await.unwrap().is_empty());
     assert!(s.get_secrets("c2", "h1").await.unwrap().is_empty());
     assert_eq!(s.get_idempotency("c2", "start").await.unwrap(), None);
@@ -1341,7 +1393,11 @@ async fn events_are_append_only_in_the_database(h: Harness) {
     }
     for sql in attempts {
         let err = h.raw_exec(sql).await.expect_err(sql);
-        assert!(err.contains("append-only"), "{sql}: {err}");
+        // A plain TRUNCATE is stopped even before the trigger: the club log refers to
+        // the events. With CASCADE it reaches the triggers (of both tables).
+        let refused = err.contains("append-only")
+            || (sql == "TRUNCATE events" && err.contains("referenced in a foreign key"));
+        assert!(refused, "{sql}: {err}");
     }
     assert_eq!(s.list_events("c1", "h1", 0, 10).await.unwrap(), before);
     // Inserting stays possible (for the store).
@@ -1499,4 +1555,230 @@ async fn sqlite_creates_its_data_folder() {
     let again = SqliteStore::open(&path).unwrap();
     again.migrate().await.unwrap();
     assert_eq!(again.list_tables("c1").await.unwrap().len(), 1);
+}
+
+// ---------------------------------------------------------------------------------------
+// The club-wide order (club_log) and its sequencer
+
+/// PostgreSQL orders events after their append commits: until the sequencer has run,
+/// a new event has no gid and is not in the club's order; then it has one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_event_has_no_gid_until_sequenced() {
+    run_pg(|h| async move {
+        let s = &*h.store;
+        club_with_table(s, "c1", "t1").await;
+        start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+        s.append(&append_req("c1", "h1", 1, 2)).await.unwrap();
+        assert!(
+            s.list_events("c1", "h1", 0, 10)
+                .await
+                .unwrap()
+                .iter()
+                .all(|e| e.gid.is_none()),
+            "not ordered yet"
+        );
+        assert!(s.list_club_events("c1", 0, 10).await.unwrap().is_empty());
+        assert_eq!(s.clubs_to_sequence().await.unwrap(), vec!["c1".to_owned()]);
+        assert_eq!(s.sequence("c1", 1).await.unwrap(), 1, "one append: seq 0");
+        assert_eq!(s.list_club_events("c1", 0, 10).await.unwrap().len(), 1);
+        assert_eq!(s.sequence("c1", 100).await.unwrap(), 2);
+        let gids: Vec<Option<i64>> = s
+            .list_events("c1", "h1", 0, 10)
+            .await
+            .unwrap()
+            .iter()
+            .map(|e| e.gid)
+            .collect();
+        assert_eq!(gids, vec![Some(0), Some(1), Some(2)]);
+    })
+    .await
+}
+
+/// Sequencers racing each other and the appends of eight hands: every event gets
+/// exactly one gid, gids are contiguous from 0, each hand's events are in seq order,
+/// and a reader polling the club's order never sees a gid appear below one it saw.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn pg_sequencers_race_appends() {
+    run_pg(|h| async move {
+        let store = h.store.clone();
+        club_with_table(&*store, "c1", "t0").await;
+        for t in 1..8 {
+            let tid = format!("t{t}");
+            store
+                .create_table(&table("c1", &tid, "hokm", &PLAYERS), None)
+                .await
+                .unwrap();
+        }
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let writers: Vec<_> = (0..8)
+            .map(|t| {
+                let s = store.clone();
+                tokio::spawn(async move {
+                    let (tid, hid) = (format!("t{t}"), format!("h{t}"));
+                    start_hand(&*s, &hand("c1", &hid, &tid, "hokm", 1, 5_000, &PLAYERS)).await;
+                    for k in 0..15 {
+                        s.append(&append_req("c1", &hid, 1 + 2 * k, 2))
+                            .await
+                            .unwrap();
+                    }
+                })
+            })
+            .collect();
+        let sequencers: Vec<_> = (0..2)
+            .map(|_| {
+                let (s, done) = (store.clone(), done.clone());
+                tokio::spawn(async move {
+                    // Bounded: stops once the writers are done (or after 10,000 turns).
+                    for _ in 0..10_000 {
+                        if done.load(std::sync::atomic::Ordering::SeqCst) {
+                            break;
+                        }
+                        s.sequence("c1", 3).await.unwrap();
+                        tokio::task::yield_now().await;
+                    }
+                })
+            })
+            .collect();
+        let reader = {
+            let (s, done) = (store.clone(), done.clone());
+            tokio::spawn(async move {
+                let mut seen = 0i64;
+                for _ in 0..10_000 {
+                    if done.load(std::sync::atomic::Ordering::SeqCst) {
+                        break;
+                    }
+                    let page = s.list_club_events("c1", 0, 10_000).await.unwrap();
+                    let gids: Vec<i64> = page.iter().map(|e| e.gid.unwrap()).collect();
+                    assert_eq!(gids, (0..gids.len() as i64).collect::<Vec<_>>(), "no gaps");
+                    assert!(gids.len() as i64 >= seen, "the order only grows");
+                    seen = gids.len() as i64;
+                    tokio::task::yield_now().await;
+                }
+            })
+        };
+        for w in writers {
+            w.await.unwrap();
+        }
+        done.store(true, std::sync::atomic::Ordering::SeqCst);
+        for q in sequencers {
+            q.await.unwrap();
+        }
+        reader.await.unwrap();
+        sequence_all(&*store).await.unwrap();
+
+        let all = store.list_club_events("c1", 0, 10_000).await.unwrap();
+        assert_eq!(
+            all.iter().map(|e| e.gid.unwrap()).collect::<Vec<_>>(),
+            (0..8 * 31).collect::<Vec<_>>()
+        );
+        let mut by_hand: HashMap<String, Vec<i64>> = HashMap::new();
+        for e in &all {
+            by_hand.entry(e.hand_id.clone()).or_default().push(e.seq);
+        }
+        assert_eq!(by_hand.len(), 8);
+        for seqs in by_hand.values() {
+            assert_eq!(seqs, &(0..31).collect::<Vec<_>>());
+        }
+    })
+    .await
+}
+
+/// Migration 2 moves the club order V1 wrote (events.gid) into club_log unchanged, on
+/// both databases: the V1 and V2 files run as they are, on rows written the V1 way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_migration_2_keeps_the_v1_order() {
+    run_pg_empty(|cfg| async move {
+        let (client, conn) = cfg.connect(NoTls).await.unwrap();
+        let driver = tokio::spawn(conn);
+        client
+            .batch_execute(include_str!("../../schema/postgres/V1__initial.sql"))
+            .await
+            .unwrap();
+        client.batch_execute(&v1_rows("{a}")).await.unwrap();
+        client
+            .batch_execute(include_str!(
+                "../../schema/postgres/V2__club_log_sequencer.sql"
+            ))
+            .await
+            .unwrap();
+        let rows = client
+            .query(
+                "SELECT gid, hand_id, seq FROM club_log WHERE club_id = 'c1' ORDER BY gid",
+                &[],
+            )
+            .await
+            .unwrap();
+        let got: Vec<(i64, String, i64)> = rows
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
+            .collect();
+        assert_eq!(got, v1_order());
+        let n: i64 = client
+            .query_one("SELECT count(*) FROM events", &[])
+            .await
+            .unwrap()
+            .get(0);
+        assert_eq!(n, 3);
+        drop(client);
+        let _ = driver.await;
+    })
+    .await
+}
+
+#[test]
+fn sqlite_migration_2_keeps_the_v1_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = rusqlite::Connection::open(dir.path().join("m.sqlite3")).unwrap();
+    conn.pragma_update(None, "foreign_keys", true).unwrap();
+    conn.execute_batch(include_str!("../../schema/sqlite/V1__initial.sql"))
+        .unwrap();
+    conn.execute_batch(&v1_rows(r#"["a"]"#)).unwrap();
+    // As refinery runs it: in one transaction.
+    let tx = conn.transaction().unwrap();
+    tx.execute_batch(include_str!("../../schema/sqlite/V2__club_log.sql"))
+        .unwrap();
+    tx.commit().unwrap();
+    let mut stmt = conn
+        .prepare("SELECT gid, hand_id, seq FROM club_log WHERE club_id = 'c1' ORDER BY gid")
+        .unwrap();
+    let got: Vec<(i64, String, i64)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(got, v1_order());
+    let n: i64 = conn
+        .query_row("SELECT count(*) FROM events", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 3);
+    // The rebuilt events table is still append-only.
+    let err = conn.execute("DELETE FROM events", []).unwrap_err();
+    assert!(err.to_string().contains("append-only"), "{err}");
+}
+
+/// Rows as V1 wrote them: two hands whose events interleave in the club's order.
+/// `players` is the database's literal for a list of one player.
+fn v1_rows(players: &str) -> String {
+    V1_ROWS.replace("PLAYERS", players)
+}
+
+const V1_ROWS: &str = "
+    INSERT INTO clubs (club_id, name, created_ms, next_gid) VALUES ('c1', 'Club', 1, 3);
+    INSERT INTO game_tables (club_id, table_id, game, rules, setup, match_state, match_version, created_ms)
+        VALUES ('c1', 't1', 'hokm', '{}', '{}', '{}', 0, 1), ('c1', 't2', 'hokm', '{}', '{}', '{}', 0, 1);
+    INSERT INTO hands (club_id, hand_id, table_id, game, hand_no, status, next_seq, players, started_ms)
+        VALUES ('c1', 'h1', 't1', 'hokm', 1, 'in_progress', 2, 'PLAYERS', 1),
+               ('c1', 'h2', 't2', 'hokm', 1, 'in_progress', 1, 'PLAYERS', 1);
+    INSERT INTO events (club_id, hand_id, seq, gid, kind, hash, prev_hash, record, created_ms)
+        VALUES ('c1', 'h1', 0, 0, 'hand_started', 'aa', '00', '{}', 1),
+               ('c1', 'h2', 0, 1, 'hand_started', 'bb', '00', '{}', 1),
+               ('c1', 'h1', 1, 2, 'action', 'cc', 'aa', '{}', 1);
+";
+
+fn v1_order() -> Vec<(i64, String, i64)> {
+    vec![
+        (0, "h1".into(), 0),
+        (1, "h2".into(), 0),
+        (2, "h1".into(), 1),
+    ]
 }

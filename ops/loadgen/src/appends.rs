@@ -102,6 +102,9 @@ struct Phase {
     /// Busy and total CPU time of the whole machine (jiffies).
     machine_busy: u64,
     machine_total: u64,
+    /// Events written but not yet in the club's order when the phase ended (the
+    /// sequencer's lag; appends only).
+    unordered_at_end: u64,
 }
 
 impl Phase {
@@ -136,6 +139,7 @@ impl Phase {
         self.loadgen_cpu += o.loadgen_cpu;
         self.machine_busy += o.machine_busy;
         self.machine_total += o.machine_total;
+        self.unordered_at_end = self.unordered_at_end.max(o.unordered_at_end);
     }
 
     /// Microseconds of CPU per event: the measured backends', and this process's.
@@ -370,6 +374,12 @@ fn report_phase(name: &str, c: usize, p: &Phase) {
     );
     if let Some(e) = &p.first_error {
         println!("    first error: {e}");
+    }
+    if name == "appends" {
+        println!(
+            "    club order: {} events still waiting for the sequencer at the end",
+            p.unordered_at_end
+        );
     }
     let (server_us, loadgen_us) = p.cpu_us_per_event();
     println!(
@@ -638,6 +648,12 @@ async fn appends_slice(
     let (stop, sampler, before) = observe_start(&args.database_url, slice.as_secs() + 1).await?;
     let start = Instant::now();
     let deadline = start + slice;
+    // The club's order is given by the sequencer as in the service, measured with the
+    // appends (its connection is one of the store's).
+    let sequencer = services::store::spawn_sequencer(
+        rig.store.clone() as Arc<dyn Store>,
+        services::store::SEQUENCER_PERIOD,
+    );
     let mut tasks = Vec::new();
     for mut table in std::mem::take(&mut rig.tables) {
         let store = rig.store.clone();
@@ -660,6 +676,9 @@ async fn appends_slice(
     }
     let mut p = merge(outs, start.elapsed().as_secs_f64());
     observe_end(&args.database_url, &mut p, stop, sampler, before).await?;
+    sequencer.abort();
+    // What the sequencer had not reached yet; ordered now, outside the measurement.
+    p.unordered_at_end = services::store::sequence_all(&*rig.store).await?;
     Ok(p)
 }
 

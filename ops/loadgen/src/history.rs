@@ -390,6 +390,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         "VACUUM (ANALYZE) hands",
         "VACUUM (ANALYZE) hand_players",
         "ANALYZE events",
+        "ANALYZE club_log",
     ] {
         copier.batch_execute(sql).await?;
     }
@@ -621,13 +622,13 @@ async fn load_events(
         Type::TEXT,
         Type::TEXT,
         Type::INT8,
-        Type::INT8,
         Type::TEXT,
         Type::TEXT,
         Type::TEXT,
         Type::JSONB,
         Type::INT8,
     ];
+    let log_types = [Type::TEXT, Type::INT8, Type::TEXT, Type::INT8];
     let mut i = 0usize;
     let mut total = 0usize;
     let mut last_report = Instant::now();
@@ -635,12 +636,14 @@ async fn load_events(
         let tx = client.transaction().await?;
         let sink = tx
             .copy_in(
-                "COPY events (club_id, hand_id, seq, gid, kind, hash, prev_hash, record, created_ms) \
+                "COPY events (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
                  FROM STDIN (FORMAT binary)",
             )
             .await?;
         let mut w = pin!(BinaryCopyInWriter::new(sink, &types));
         let mut in_chunk = 0usize;
+        // The events' places in their club's order, written after them (club_log).
+        let mut log_rows: Vec<(String, i64, String, i64)> = Vec::new();
         while i < hands.len() && in_chunk < chunk {
             let h = &hands[i];
             i += 1;
@@ -656,12 +659,11 @@ async fn load_events(
                     e["hand"] = Value::String(h.hand_id.clone());
                     e["time_ms"] = Value::from(time);
                 }
-                let gid = h.first_gid + seq;
-                let row: [&(dyn ToSql + Sync); 9] = [
+                log_rows.push((club.clone(), h.first_gid + seq, h.hand_id.clone(), seq));
+                let row: [&(dyn ToSql + Sync); 8] = [
                     &club,
                     &h.hand_id,
                     &seq,
-                    &gid,
                     &ev.kind,
                     &ev.hash,
                     &ev.prev_hash,
@@ -671,6 +673,15 @@ async fn load_events(
                 w.as_mut().write(&row).await.context("COPY events")?;
                 in_chunk += 1;
             }
+        }
+        w.finish().await?;
+        let sink = tx
+            .copy_in("COPY club_log (club_id, gid, hand_id, seq) FROM STDIN (FORMAT binary)")
+            .await?;
+        let mut w = pin!(BinaryCopyInWriter::new(sink, &log_types));
+        for (club, gid, hand, seq) in &log_rows {
+            let row: [&(dyn ToSql + Sync); 4] = [club, gid, hand, seq];
+            w.as_mut().write(&row).await.context("COPY club_log")?;
         }
         w.finish().await?;
         tx.commit().await?;

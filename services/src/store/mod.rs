@@ -200,9 +200,11 @@ pub struct EventRow {
     pub hand_id: String,
     /// Position in the hand's stream, from 0, contiguous.
     pub seq: i64,
-    /// The club-wide order, assigned by the store: contiguous from 0 within a club and
-    /// in commit order, so a reader that has seen gids `0..n` never later finds a new
-    /// event below `n`. `None` on writes (ignored), `Some` on reads.
+    /// The event's place in the club-wide order (`club_log`), given by the store:
+    /// contiguous from 0 within a club, never changed, and a reader that has seen gids
+    /// `0..n` never later finds a new event below `n`. Ignored on writes. On reads,
+    /// `None` for an event that is committed but not yet ordered (see
+    /// [`Store::sequence`]).
     pub gid: Option<i64>,
     /// The event's kind (e.g. "hand_started", "action", "seed_revealed").
     pub kind: String,
@@ -436,13 +438,28 @@ pub trait Store: Send + Sync {
     ) -> Result<Vec<EventRow>, StoreError>;
 
     /// Up to `limit` events of a club, across hands, from club-wide order `from_gid` on,
-    /// in `gid` order (the feed for the club's Merkle log).
+    /// in `gid` order (the feed for the club's Merkle log). Only events already ordered
+    /// (see [`Store::sequence`]).
     async fn list_club_events(
         &self,
         club_id: &str,
         from_gid: i64,
         limit: i64,
     ) -> Result<Vec<EventRow>, StoreError>;
+
+    /// Gives the club's committed, not yet ordered events their `gid`s, oldest append
+    /// first (a hand's events in `seq` order), up to `max_appends` appends' worth;
+    /// returns how many events it ordered (0: nothing was waiting). Safe to run from
+    /// several tasks or processes at once: they take turns on the club.
+    ///
+    /// PostgreSQL orders events here, after their append committed, so that an append
+    /// takes no club-wide lock ([`spawn_sequencer`] runs it in the background); SQLite,
+    /// with one writer at a time anyway, orders events in the append's own
+    /// transaction and has nothing left to do here.
+    async fn sequence(&self, club_id: &str, max_appends: i64) -> Result<u64, StoreError>;
+
+    /// The clubs that have committed events waiting for [`Store::sequence`].
+    async fn clubs_to_sequence(&self) -> Result<Vec<String>, StoreError>;
 
     /// A hand's sealed secrets, by shuffle.
     async fn get_secrets(&self, club_id: &str, hand_id: &str)
@@ -545,6 +562,49 @@ fn check_key_club(club: &ClubRow, key: &ApiKeyRow) -> Result<(), StoreError> {
         ));
     }
     Ok(())
+}
+
+/// Appends given to [`Store::sequence`] in one call (one transaction).
+pub const SEQUENCE_BATCH: i64 = 4096;
+
+/// How often the service's background sequencer orders waiting events.
+pub const SEQUENCER_PERIOD: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// Orders every club's waiting events ([`Store::sequence`]) once: returns how many.
+pub async fn sequence_all(store: &dyn Store) -> Result<u64, StoreError> {
+    let mut total = 0u64;
+    for club in store.clubs_to_sequence().await? {
+        // Bounded: each turn orders a full batch or ends the club's turn; appends that
+        // keep arriving are left for the next pass.
+        for _ in 0..64 {
+            let n = store.sequence(&club, SEQUENCE_BATCH).await?;
+            total += n;
+            // Fewer events than a full batch of appends: the queue was drained.
+            if n < SEQUENCE_BATCH.unsigned_abs() {
+                break;
+            }
+        }
+    }
+    Ok(total)
+}
+
+/// Runs [`sequence_all`] every `period` until the returned handle is aborted or the
+/// runtime stops. A failure is logged and the next pass tries again: waiting events
+/// stay queued in the database, so nothing is lost, and a restart picks them up.
+pub fn spawn_sequencer(
+    store: std::sync::Arc<dyn Store>,
+    period: std::time::Duration,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(period);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            if let Err(e) = sequence_all(store.as_ref()).await {
+                tracing::warn!(error = %e, "sequencer pass failed; retrying next period");
+            }
+        }
+    })
 }
 
 /// Clamps a page size to what the databases accept.

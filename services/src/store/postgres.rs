@@ -232,7 +232,10 @@ fn get<'a, T: tokio_postgres::types::FromSql<'a>>(
 
 const HAND_COLS: &str = "club_id, hand_id, table_id, game, hand_no, status, next_seq, players, \
      started_ms, ended_ms, outcome, abandon_reason";
-const EVENT_COLS: &str = "club_id, hand_id, seq, gid, kind, hash, prev_hash, record, created_ms";
+/// An event's columns with its gid from `club_log` (`e` is `events`, `l` the club log,
+/// joined on the event).
+const EVENT_COLS: &str =
+    "e.club_id, e.hand_id, e.seq, l.gid, e.kind, e.hash, e.prev_hash, e.record, e.created_ms";
 const TABLE_COLS: &str =
     "club_id, table_id, game, rules, setup, match_state, match_version, created_ms";
 const SEAT_COLS: &str = "club_id, table_id, seat, player, token_id, token_hash, public_key";
@@ -259,7 +262,7 @@ fn event_from(row: &Row) -> Result<EventRow, StoreError> {
         club_id: get(row, "club_id")?,
         hand_id: get(row, "hand_id")?,
         seq: get(row, "seq")?,
-        gid: Some(get(row, "gid")?),
+        gid: get(row, "gid")?,
         kind: get(row, "kind")?,
         hash: get(row, "hash")?,
         prev_hash: get(row, "prev_hash")?,
@@ -340,48 +343,30 @@ async fn insert_idem(
     Ok(())
 }
 
-/// Takes `n` club-wide event numbers: locks the club's row until commit, so gids become
-/// visible in order.
-async fn claim_gids(
-    tx: &deadpool_postgres::Transaction<'_>,
-    club_id: &str,
-    n: i64,
-) -> Result<i64, StoreError> {
-    let stmt = tx
-        .prepare_cached(
-            "UPDATE clubs SET next_gid = next_gid + $2 WHERE club_id = $1 RETURNING next_gid - $2",
-        )
-        .await
-        .map_err(map_pg)?;
-    let row = tx
-        .query_opt(&stmt, &[&club_id, &n])
-        .await
-        .map_err(map_pg)?
-        .ok_or(StoreError::NotFound("club"))?;
-    get(&row, "?column?")
-}
-
+/// Inserts a hand's events (`from_seq..` in order) and queues them for the club's
+/// order (`log_queue`, read by [`sequence_club`]).
 async fn insert_events(
     tx: &deadpool_postgres::Transaction<'_>,
     events: &[EventRow],
-    first_gid: i64,
 ) -> Result<(), Fail> {
+    let (Some(first), Some(last)) = (events.first(), events.last()) else {
+        return Ok(());
+    };
     let stmt = tx
         .prepare_cached(
             "INSERT INTO events \
-             (club_id, hand_id, seq, gid, kind, hash, prev_hash, record, created_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+             (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .await
         .map_err(map_pg)?;
-    for (gid, ev) in (first_gid..).zip(events) {
+    for ev in events {
         tx.execute(
             &stmt,
             &[
                 &ev.club_id,
                 &ev.hand_id,
                 &ev.seq,
-                &gid,
                 &ev.kind,
                 &ev.hash,
                 &ev.prev_hash,
@@ -396,6 +381,18 @@ async fn insert_events(
             _ => Fail::Store(map_pg(e)),
         })?;
     }
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO log_queue (club_id, hand_id, from_seq, to_seq) VALUES ($1, $2, $3, $4)",
+        )
+        .await
+        .map_err(map_pg)?;
+    tx.execute(
+        &stmt,
+        &[&first.club_id, &first.hand_id, &first.seq, &(last.seq + 1)],
+    )
+    .await
+    .map_err(map_pg)?;
     Ok(())
 }
 
@@ -769,8 +766,10 @@ impl Store for PgStore {
         let client = self.client().await?;
         let stmt = client
             .prepare_cached(&format!(
-                "SELECT {EVENT_COLS} FROM events WHERE club_id = $1 AND hand_id = $2 AND seq >= $3 \
-                 ORDER BY seq LIMIT $4"
+                "SELECT {EVENT_COLS} FROM events e LEFT JOIN club_log l \
+                 ON l.club_id = e.club_id AND l.hand_id = e.hand_id AND l.seq = e.seq \
+                 WHERE e.club_id = $1 AND e.hand_id = $2 AND e.seq >= $3 \
+                 ORDER BY e.seq LIMIT $4"
             ))
             .await
             .map_err(map_pg)?;
@@ -790,8 +789,9 @@ impl Store for PgStore {
         let client = self.client().await?;
         let stmt = client
             .prepare_cached(&format!(
-                "SELECT {EVENT_COLS} FROM events WHERE club_id = $1 AND gid >= $2 ORDER \
-                    BY gid LIMIT $3"
+                "SELECT {EVENT_COLS} FROM club_log l JOIN events e \
+                 ON e.club_id = l.club_id AND e.hand_id = l.hand_id AND e.seq = l.seq \
+                 WHERE l.club_id = $1 AND l.gid >= $2 ORDER BY l.gid LIMIT $3"
             ))
             .await
             .map_err(map_pg)?;
@@ -800,6 +800,20 @@ impl Store for PgStore {
             .await
             .map_err(map_pg)?;
         rows.iter().map(event_from).collect()
+    }
+
+    async fn sequence(&self, club_id: &str, max_appends: i64) -> Result<u64, StoreError> {
+        sequence_club(&self.pool, club_id, max_appends).await
+    }
+
+    async fn clubs_to_sequence(&self) -> Result<Vec<String>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached("SELECT DISTINCT club_id FROM log_queue ORDER BY club_id")
+            .await
+            .map_err(map_pg)?;
+        let rows = client.query(&stmt, &[]).await.map_err(map_pg)?;
+        rows.iter().map(|r| get(r, "club_id")).collect()
     }
 
     async fn get_secrets(
@@ -1026,8 +1040,7 @@ async fn create_hand_one(
                 .await
                 .map_err(map_pg)?;
         }
-        let gid = claim_gids(&tx, &hand.club_id, 1).await?;
-        insert_events(&tx, std::slice::from_ref(first_event), gid).await?;
+        insert_events(&tx, std::slice::from_ref(first_event)).await?;
         insert_secrets(&tx, secrets).await?;
         Ok(())
     }
@@ -1128,8 +1141,7 @@ async fn append_one(pool: &Pool, req: &AppendRequest) -> Result<(), StoreError> 
                 .into());
             }
         }
-        let gid = claim_gids(&tx, &req.club_id, n).await?;
-        insert_events(&tx, &req.events, gid).await?;
+        insert_events(&tx, &req.events).await?;
         let stmt = tx
             .prepare_cached(
                 "UPDATE hands SET next_seq = $3, \
@@ -1179,4 +1191,53 @@ async fn append_one(pool: &Pool, req: &AppendRequest) -> Result<(), StoreError> 
             })
         }
     }
+}
+
+/// The sequencer's step for one club, in one transaction: locks the club's row (so
+/// sequencers of a club take turns, and each batch's gids commit after the previous
+/// batch's), takes up to `max_appends` of the club's queued appends, oldest first,
+/// deletes them from the queue and writes their events' places in `club_log`, from
+/// `clubs.next_gid` on, in queue order and, within an append, in `seq` order. An
+/// append's queue row commits with its events, so every event it names is there; a
+/// hand's later append is queued after its earlier one (it waited for that one's
+/// commit), so a hand's events are ordered by `seq`.
+/// Returns how many events it ordered.
+async fn sequence_club(pool: &Pool, club_id: &str, max_appends: i64) -> Result<u64, StoreError> {
+    let mut client = client_of(pool).await?;
+    let tx = client.transaction().await.map_err(map_pg)?;
+    let stmt = tx
+        .prepare_cached("SELECT next_gid FROM clubs WHERE club_id = $1 FOR NO KEY UPDATE")
+        .await
+        .map_err(map_pg)?;
+    let Some(row) = tx.query_opt(&stmt, &[&club_id]).await.map_err(map_pg)? else {
+        return Ok(0);
+    };
+    let first: i64 = get(&row, "next_gid")?;
+    let stmt = tx
+        .prepare_cached(
+            "WITH q AS ( \
+                 DELETE FROM log_queue WHERE club_id = $1 AND id IN ( \
+                     SELECT id FROM log_queue WHERE club_id = $1 ORDER BY id LIMIT $2) \
+                 RETURNING id, hand_id, from_seq, to_seq), \
+             e AS ( \
+                 SELECT q.hand_id, s.seq, \
+                        row_number() OVER (ORDER BY q.id, s.seq) - 1 AS n \
+                 FROM q, generate_series(q.from_seq, q.to_seq - 1) AS s(seq)), \
+             i AS ( \
+                 INSERT INTO club_log (club_id, gid, hand_id, seq) \
+                 SELECT $1, $3 + e.n, e.hand_id, e.seq FROM e \
+                 RETURNING 1) \
+             UPDATE clubs SET next_gid = next_gid + (SELECT count(*) FROM i) \
+             WHERE club_id = $1 \
+             RETURNING next_gid",
+        )
+        .await
+        .map_err(map_pg)?;
+    let row = tx
+        .query_one(&stmt, &[&club_id, &max_appends.max(0), &first])
+        .await
+        .map_err(map_pg)?;
+    let next: i64 = get(&row, "next_gid")?;
+    commit(tx).await?;
+    Ok(u64::try_from(next - first).unwrap_or(0))
 }

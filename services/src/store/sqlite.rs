@@ -172,7 +172,10 @@ fn unique_violation(cols: &str) -> Option<StoreError> {
 
 const HAND_COLS: &str = "club_id, hand_id, table_id, game, hand_no, status, next_seq, players, \
      started_ms, ended_ms, outcome, abandon_reason";
-const EVENT_COLS: &str = "club_id, hand_id, seq, gid, kind, hash, prev_hash, record, created_ms";
+/// An event's columns with its gid from `club_log` (`e` is `events`, `l` the club log,
+/// joined on the event).
+const EVENT_COLS: &str =
+    "e.club_id, e.hand_id, e.seq, l.gid, e.kind, e.hash, e.prev_hash, e.record, e.created_ms";
 const TABLE_COLS: &str =
     "club_id, table_id, game, rules, setup, match_state, match_version, created_ms";
 const SEAT_COLS: &str = "club_id, table_id, seat, player, token_id, token_hash, public_key";
@@ -238,7 +241,7 @@ struct RawEvent {
     club_id: String,
     hand_id: String,
     seq: i64,
-    gid: i64,
+    gid: Option<i64>,
     kind: String,
     hash: String,
     prev_hash: String,
@@ -266,7 +269,7 @@ impl RawEvent {
             club_id: self.club_id,
             hand_id: self.hand_id,
             seq: self.seq,
-            gid: Some(self.gid),
+            gid: self.gid,
             kind: self.kind,
             hash: self.hash,
             prev_hash: self.prev_hash,
@@ -406,7 +409,8 @@ fn insert_key(tx: &Connection, key: &ApiKeyRow) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Takes `n` club-wide event numbers.
+/// Takes `n` club-wide event numbers. SQLite has one writer at a time, so an append
+/// orders its own events in its transaction (PostgreSQL leaves it to the sequencer).
 fn claim_gids(tx: &Connection, club_id: &str, n: i64) -> Result<i64, StoreError> {
     tx.prepare_cached(
         "UPDATE clubs SET next_gid = next_gid + ?2 WHERE club_id = ?1 RETURNING next_gid - ?2",
@@ -416,20 +420,23 @@ fn claim_gids(tx: &Connection, club_id: &str, n: i64) -> Result<i64, StoreError>
     .ok_or(StoreError::NotFound("club"))
 }
 
+/// Inserts the events and their places `first_gid..` in the club's order.
 fn insert_events(tx: &Connection, events: &[EventRow], first_gid: i64) -> Result<(), StoreError> {
     let mut stmt = tx
         .prepare_cached(
             "INSERT INTO events \
-             (club_id, hand_id, seq, gid, kind, hash, prev_hash, record, created_ms) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+             (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         )
+        .map_err(map_sqlite)?;
+    let mut log = tx
+        .prepare_cached("INSERT INTO club_log (club_id, gid, hand_id, seq) VALUES (?1, ?2, ?3, ?4)")
         .map_err(map_sqlite)?;
     for (gid, ev) in (first_gid..).zip(events) {
         stmt.execute(params![
             ev.club_id,
             ev.hand_id,
             ev.seq,
-            gid,
             ev.kind,
             ev.hash,
             ev.prev_hash,
@@ -437,6 +444,8 @@ fn insert_events(tx: &Connection, events: &[EventRow], first_gid: i64) -> Result
             ev.created_ms
         ])
         .map_err(map_sqlite)?;
+        log.execute(params![ev.club_id, gid, ev.hand_id, ev.seq])
+            .map_err(map_sqlite)?;
     }
     Ok(())
 }
@@ -986,8 +995,10 @@ impl Store for SqliteStore {
         ];
         self.run(move |conn| {
             let sql = format!(
-                "SELECT {EVENT_COLS} FROM events WHERE club_id = ?1 AND hand_id = ?2 AND seq >= ?3 \
-                 ORDER BY seq LIMIT ?4"
+                "SELECT {EVENT_COLS} FROM events e LEFT JOIN club_log l \
+                 ON l.club_id = e.club_id AND l.hand_id = e.hand_id AND l.seq = e.seq \
+                 WHERE e.club_id = ?1 AND e.hand_id = ?2 AND e.seq >= ?3 \
+                 ORDER BY e.seq LIMIT ?4"
             );
             query_events(conn, &sql, &args)
         })
@@ -1007,12 +1018,22 @@ impl Store for SqliteStore {
         ];
         self.run(move |conn| {
             let sql = format!(
-                "SELECT {EVENT_COLS} FROM events WHERE club_id = ?1 AND \
-                gid >= ?2 ORDER BY gid LIMIT ?3"
+                "SELECT {EVENT_COLS} FROM club_log l JOIN events e \
+                 ON e.club_id = l.club_id AND e.hand_id = l.hand_id AND e.seq = l.seq \
+                 WHERE l.club_id = ?1 AND l.gid >= ?2 ORDER BY l.gid LIMIT ?3"
             );
             query_events(conn, &sql, &args)
         })
         .await
+    }
+
+    async fn sequence(&self, _club_id: &str, _max_appends: i64) -> Result<u64, StoreError> {
+        // Appends order their own events (one writer at a time): nothing ever waits.
+        Ok(0)
+    }
+
+    async fn clubs_to_sequence(&self) -> Result<Vec<String>, StoreError> {
+        Ok(Vec::new())
     }
 
     async fn get_secrets(

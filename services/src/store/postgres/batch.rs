@@ -53,6 +53,12 @@ use super::{
 /// Most writes in one transaction.
 pub(super) const MAX_BATCH: usize = 64;
 
+/// Most batches of one club in flight at once (each on its own connection). With
+/// the club-wide order out of the write path, batches of one club no longer wait on
+/// each other; 2 to 4 measured alike at 32 hands on 2 cores (ops/README.md), and
+/// fewer, larger batches cost the database less CPU per event.
+pub(super) const MAX_LEADERS: usize = 2;
+
 /// Longest a leader waits for the writers of its last batch to come back (see
 /// [`Writer::gather`]).
 const LINGER: std::time::Duration = std::time::Duration::from_millis(2);
@@ -75,6 +81,13 @@ impl Op {
         match self {
             Op::Append(r) => &r.club_id,
             Op::Create { hand, .. } => &hand.club_id,
+        }
+    }
+
+    fn idem_key(&self) -> Option<&str> {
+        match self {
+            Op::Append(r) => r.idem.as_ref().map(|i| i.key.as_str()),
+            Op::Create { idem, .. } => idem.as_ref().map(|i| i.key.as_str()),
         }
     }
 
@@ -116,30 +129,55 @@ struct ClubQueue {
     pending: VecDeque<Pending>,
     /// Woken on each new write, for a leader gathering its next batch.
     arrived: Arc<Notify>,
+    /// Leader tasks running for the club.
+    leaders: usize,
+    /// Hands and idempotency keys of the batches being written: a write that names
+    /// one waits for the next batch, so batches in flight never wait on each other's
+    /// row locks.
+    busy_hands: HashSet<String>,
+    busy_keys: HashSet<String>,
 }
 
 /// The per-club queues of writes waiting for a batch. A club has an entry exactly while
 /// a leader task runs for it.
-#[derive(Default)]
 pub(super) struct Writer {
     clubs: Mutex<HashMap<String, ClubQueue>>,
+    /// Most batches of one club in flight at once.
+    max_leaders: usize,
+}
+
+impl Default for Writer {
+    fn default() -> Self {
+        Self::new(MAX_LEADERS)
+    }
 }
 
 impl Writer {
+    pub(super) fn new(max_leaders: usize) -> Self {
+        Self {
+            clubs: Mutex::default(),
+            max_leaders: max_leaders.max(1),
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, HashMap<String, ClubQueue>> {
         self.clubs.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Queues a write and waits for its outcome, starting the club's leader if none runs.
+    /// Queues a write and waits for its outcome, starting one more leader for the club
+    /// if fewer than `max_leaders` run.
     pub(super) async fn submit(self: &Arc<Self>, pool: &Pool, op: Op) -> Result<(), StoreError> {
         let club = op.club().to_owned();
         let (done, outcome) = oneshot::channel();
         let lead = {
             let mut clubs = self.lock();
-            let lead = !clubs.contains_key(&club);
             let q = clubs.entry(club.clone()).or_default();
             q.pending.push_back(Pending { op, done });
             q.arrived.notify_one();
+            let lead = q.leaders < self.max_leaders;
+            if lead {
+                q.leaders += 1;
+            }
             lead
         };
         if lead {
@@ -154,7 +192,7 @@ impl Writer {
         })
     }
 
-    /// Writes the club's queued writes, batch after batch, until none is left.
+    /// Writes the club's queued writes, batch after batch, until none is left for it.
     async fn lead(&self, pool: &Pool, club: &str) {
         let mut guard = LeadGuard {
             writer: self,
@@ -171,6 +209,7 @@ impl Writer {
             }
             last = batch.len();
             let outcomes = run(pool, &batch).await;
+            self.release(club, &batch);
             for (p, r) in batch.into_iter().zip(outcomes) {
                 let _ = p.done.send(r);
             }
@@ -179,9 +218,9 @@ impl Writer {
 
     /// Waits, at most [`LINGER`], until as many writes are queued as went in the last
     /// batch: the writers of a batch all get their outcome at once and come back with
-    /// their next write a moment later, and each batch costs one WAL flush under the
-    /// club's lock, so a batch taken before they are back would be a small one. A lone
-    /// writer (last batch of one) never waits.
+    /// their next write a moment later, so a batch taken before they are back would be
+    /// a small one. A lone writer (last batch of one) never waits, nor does a leader
+    /// when another one is waiting for writes already.
     async fn gather(&self, club: &str, last: usize) {
         let deadline = tokio::time::Instant::now() + LINGER;
         // Bounded: each turn waits for a new write or for the deadline.
@@ -205,36 +244,67 @@ impl Writer {
         }
     }
 
-    /// The next batch: up to [`MAX_BATCH`] writes, at most one per hand, in queue order
-    /// (later writes of a hand wait for the next batch, in order). Empty, and the club's
-    /// entry removed, when nothing is queued.
+    /// The next batch: up to [`MAX_BATCH`] writes in queue order, at most one per hand
+    /// and none whose hand or idempotency key is in a batch in flight (those wait, in
+    /// order, for a later batch). Its hands and keys are marked busy. Empty when
+    /// nothing can be taken: then this leader stops, and the club's entry goes with
+    /// the last leader once nothing is queued.
     fn take(&self, club: &str) -> Vec<Pending> {
         let mut clubs = self.lock();
         let Some(q) = clubs.get_mut(club) else {
             return Vec::new();
         };
-        if q.pending.is_empty() {
-            clubs.remove(club);
-            return Vec::new();
-        }
-        let mut hands = HashSet::new();
         let mut batch = Vec::new();
         let mut rest = VecDeque::new();
+        // A batch is all plain appends (one statement) or all other writes (one
+        // transaction of a few statements), of the kind of the oldest takeable write:
+        // one hand starting or ending would otherwise send a whole batch of plain
+        // appends down the slower path.
+        let mut plain: Option<bool> = None;
         while let Some(p) = q.pending.pop_front() {
-            if batch.len() < MAX_BATCH && hands.insert(p.op.hand().to_owned()) {
+            let key = p.op.idem_key();
+            let free =
+                !q.busy_hands.contains(p.op.hand()) && key.is_none_or(|k| !q.busy_keys.contains(k));
+            let kind_ok = free && *plain.get_or_insert(is_plain(&p.op)) == is_plain(&p.op);
+            if batch.len() < MAX_BATCH && free && kind_ok {
+                q.busy_hands.insert(p.op.hand().to_owned());
+                if let Some(k) = key {
+                    q.busy_keys.insert(k.to_owned());
+                }
                 batch.push(p);
             } else {
                 rest.push_back(p);
             }
         }
         q.pending = rest;
+        if batch.is_empty() {
+            q.leaders = q.leaders.saturating_sub(1);
+            if q.leaders == 0 && q.pending.is_empty() {
+                clubs.remove(club);
+            }
+        }
         batch
+    }
+
+    /// The batch is written: its hands and keys are free again.
+    fn release(&self, club: &str, batch: &[Pending]) {
+        let mut clubs = self.lock();
+        if let Some(q) = clubs.get_mut(club) {
+            for p in batch {
+                q.busy_hands.remove(p.op.hand());
+                if let Some(k) = p.op.idem_key() {
+                    q.busy_keys.remove(k);
+                }
+            }
+            // A write that waited for one of these hands may be takeable now.
+            q.arrived.notify_one();
+        }
     }
 }
 
-/// Should a leader stop without emptying its queue (a panic), drops the club's entry:
-/// the queued callers see an unknown outcome instead of waiting for ever, and the next
-/// write starts a new leader.
+/// Should a leader stop without emptying its queue (a panic), forgets the club's
+/// entry: the queued callers see an unknown outcome instead of waiting for ever, and
+/// the next write starts new leaders.
 struct LeadGuard<'a> {
     writer: &'a Writer,
     club: &'a str,
@@ -325,12 +395,10 @@ fn is_plain(op: &Op) -> bool {
 }
 
 /// Plain appends in ONE statement, committed on its own (autocommit): advances every
-/// hand whose `next_seq` is the expected one, then, for those, claims the gids from the
-/// club's row, inserts the events and the secrets. One round trip and one WAL flush for
-/// the lot; the club's row is locked from this statement to its commit only. (Without
-/// a club row the events' gid would be NULL, which fails the whole statement.) The
-/// outcome of each, in `idx` order; `Err` on a database error (then each is retried
-/// alone; nothing was written).
+/// hand whose `next_seq` is the expected one, then, for those, inserts the events, the
+/// queue rows for the club's order and the secrets. One round trip and one WAL flush
+/// for the lot. The outcome of each, in `idx` order; `Err` on a database error (then
+/// each is retried alone; nothing was written).
 async fn plain_statement(
     pool: &Pool,
     batch: &[Pending],
@@ -389,33 +457,32 @@ async fn plain_statement(
     let stmt = client
         .prepare_cached(
             "WITH u AS ( \
-                 UPDATE hands AS h SET next_seq = u.next_seq, \
-                     status = COALESCE(u.status, h.status), \
-                     ended_ms = COALESCE(u.ended_ms, h.ended_ms), \
-                     outcome = COALESCE(u.outcome, h.outcome), \
-                     abandon_reason = COALESCE(u.abandon_reason, h.abandon_reason) \
-                 FROM unnest($2::text[], $3::int8[], $4::int8[], $5::text[], $6::int8[], \
-                             $7::jsonb[], $8::text[]) \
-                      AS u(hand_id, expected, next_seq, status, ended_ms, outcome, abandon_reason) \
-                 WHERE h.club_id = $1 AND h.hand_id = u.hand_id AND h.next_seq = u.expected \
-                 RETURNING h.hand_id), \
-             ev AS ( \
-                 SELECT e.*, row_number() OVER (ORDER BY e.ord) AS n \
-                 FROM unnest($9::text[], $10::int8[], $11::text[], $12::text[], $13::text[], \
-                             $14::jsonb[], $15::int8[]) \
-                      WITH ORDINALITY AS e(hand_id, seq, kind, hash, prev_hash, record, \
-                                           created_ms, ord) \
-                 WHERE e.hand_id IN (SELECT hand_id FROM u)), \
-             g AS ( \
-                 UPDATE clubs SET next_gid = next_gid + (SELECT count(*) FROM ev) \
-                 WHERE club_id = $1 AND EXISTS (SELECT 1 FROM ev) \
-                 RETURNING next_gid - (SELECT count(*) FROM ev) AS first), \
+                 UPDATE hands AS h SET \
+                     next_seq = ($4::int8[])[array_position($2::text[], h.hand_id)], \
+                     status = COALESCE(($5::text[])[array_position($2::text[], h.hand_id)], \
+                                       h.status), \
+                     ended_ms = COALESCE(($6::int8[])[array_position($2::text[], h.hand_id)], \
+                                         h.ended_ms), \
+                     outcome = COALESCE(($7::jsonb[])[array_position($2::text[], h.hand_id)], \
+                                        h.outcome), \
+                     abandon_reason = COALESCE( \
+                         ($8::text[])[array_position($2::text[], h.hand_id)], h.abandon_reason) \
+                 WHERE h.club_id = $1 AND h.hand_id = ANY($2::text[]) \
+                   AND h.next_seq = ($3::int8[])[array_position($2::text[], h.hand_id)] \
+                 RETURNING h.hand_id, h.next_seq, \
+                     h.next_seq - ($3::int8[])[array_position($2::text[], h.hand_id)] AS n), \
              i AS ( \
                  INSERT INTO events \
-                 (club_id, hand_id, seq, gid, kind, hash, prev_hash, record, created_ms) \
-                 SELECT $1, ev.hand_id, ev.seq, g.first + ev.n - 1, ev.kind, ev.hash, \
-                        ev.prev_hash, ev.record, ev.created_ms \
-                 FROM ev LEFT JOIN g ON true), \
+                 (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
+                 SELECT $1, e.hand_id, e.seq, e.kind, e.hash, e.prev_hash, e.record, \
+                        e.created_ms \
+                 FROM unnest($9::text[], $10::int8[], $11::text[], $12::text[], $13::text[], \
+                             $14::jsonb[], $15::int8[]) \
+                      AS e(hand_id, seq, kind, hash, prev_hash, record, created_ms) \
+                 WHERE e.hand_id IN (SELECT hand_id FROM u)), \
+             q AS ( \
+                 INSERT INTO log_queue (club_id, hand_id, from_seq, to_seq) \
+                 SELECT $1, u.hand_id, u.next_seq - u.n, u.next_seq FROM u), \
              s AS ( \
                  INSERT INTO hand_secrets (club_id, hand_id, shuffle, sealed) \
                  SELECT $1, x.hand_id, x.shuffle, x.sealed \
@@ -665,7 +732,7 @@ async fn stage_all(
         .collect();
     insert_secrets(tx, &secrets).await.map_err(database)?;
 
-    // 6. Last: the gids from the club's row, and every event.
+    // 6. Last: every event, and the queue rows for the club's order.
     let mut accepted = live;
     accepted.sort_unstable();
     if !accepted.is_empty()
@@ -673,7 +740,7 @@ async fn stage_all(
             .await
             .map_err(database)?
     {
-        // No club row: every write alone, which reports it.
+        // Not every event went in: every write alone, which reports why.
         return Err(Attempt::Database);
     }
     Ok(accepted)
@@ -723,6 +790,15 @@ async fn stage_create(tx: &Transaction<'_>, hand: &HandRow) -> Result<(), tokio_
 
 /// Advances every hand whose `next_seq` is the expected one; returns `(hand_id,
 /// table_id)` of those.
+///
+/// No join with an `unnest` of the arrays: each hand finds its values with
+/// `array_position` (the ids are distinct), and `hand_id = ANY($2)` puts the batch's ids
+/// in the index condition. Both join forms tried did much more work than the update:
+/// on a young table with stale statistics PostgreSQL walked all of the club's hands
+/// per batch, and with the ids in the index condition it still re-scanned the
+/// `unnest` for every hand, building a whole-row copy of each of its rows for
+/// `UPDATE ... FROM` (O(n²) per batch; 20% of the backends' CPU in the append
+/// benchmark). The same holds for the plain-append statement.
 async fn update_hands(
     tx: &Transaction<'_>,
     reqs: &[&AppendRequest],
@@ -755,15 +831,18 @@ async fn update_hands(
         .collect();
     let stmt = tx
         .prepare_cached(
-            "UPDATE hands AS h SET next_seq = u.next_seq, \
-                 status = COALESCE(u.status, h.status), \
-                 ended_ms = COALESCE(u.ended_ms, h.ended_ms), \
-                 outcome = COALESCE(u.outcome, h.outcome), \
-                 abandon_reason = COALESCE(u.abandon_reason, h.abandon_reason) \
-             FROM unnest($2::text[], $3::int8[], $4::int8[], $5::text[], $6::int8[], \
-                         $7::jsonb[], $8::text[]) \
-                  AS u(hand_id, expected, next_seq, status, ended_ms, outcome, abandon_reason) \
-             WHERE h.club_id = $1 AND h.hand_id = u.hand_id AND h.next_seq = u.expected \
+            "UPDATE hands AS h SET \
+                 next_seq = ($4::int8[])[array_position($2::text[], h.hand_id)], \
+                 status = COALESCE(($5::text[])[array_position($2::text[], h.hand_id)], \
+                                   h.status), \
+                 ended_ms = COALESCE(($6::int8[])[array_position($2::text[], h.hand_id)], \
+                                     h.ended_ms), \
+                 outcome = COALESCE(($7::jsonb[])[array_position($2::text[], h.hand_id)], \
+                                    h.outcome), \
+                 abandon_reason = COALESCE( \
+                     ($8::text[])[array_position($2::text[], h.hand_id)], h.abandon_reason) \
+             WHERE h.club_id = $1 AND h.hand_id = ANY($2::text[]) \
+               AND h.next_seq = ($3::int8[])[array_position($2::text[], h.hand_id)] \
              RETURNING h.hand_id, h.table_id",
         )
         .await?;
@@ -860,9 +939,8 @@ async fn insert_secrets(
     Ok(())
 }
 
-/// The last statement of the batch: claims the gids of all accepted events from the
-/// club's row (locking it until COMMIT) and inserts the events, numbered in the order
-/// of `accepted`. `false` if not every event went in (no club row).
+/// The last statement of the batch: inserts the events of every accepted write, and
+/// queues each write's events for the club's order. `false` if not every event went in.
 async fn insert_events(
     tx: &Transaction<'_>,
     batch: &[Pending],
@@ -874,6 +952,21 @@ async fn insert_events(
         .collect();
     let club = batch[accepted[0]].op.club();
     let n = i64::try_from(events.len()).unwrap_or(i64::MAX);
+    // One queue row per write: its hand's events from..to.
+    let spans: Vec<(&str, i64, i64)> = accepted
+        .iter()
+        .filter_map(|&i| {
+            let evs = batch[i].op.events();
+            Some((
+                evs.first()?.hand_id.as_str(),
+                evs.first()?.seq,
+                evs.last()?.seq + 1,
+            ))
+        })
+        .collect();
+    let q_hand: Vec<&str> = spans.iter().map(|s| s.0).collect();
+    let q_from: Vec<i64> = spans.iter().map(|s| s.1).collect();
+    let q_to: Vec<i64> = spans.iter().map(|s| s.2).collect();
     let hand_ids: Vec<&str> = events.iter().map(|e| e.hand_id.as_str()).collect();
     let seqs: Vec<i64> = events.iter().map(|e| e.seq).collect();
     let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
@@ -883,23 +976,24 @@ async fn insert_events(
     let created: Vec<i64> = events.iter().map(|e| e.created_ms).collect();
     let stmt = tx
         .prepare_cached(
-            "WITH g AS (UPDATE clubs SET next_gid = next_gid + $2 WHERE club_id = $1 \
-                        RETURNING next_gid - $2 AS first) \
+            "WITH q AS ( \
+                 INSERT INTO log_queue (club_id, hand_id, from_seq, to_seq) \
+                 SELECT $1, q.* FROM unnest($2::text[], $3::int8[], $4::int8[]) \
+                      AS q(hand_id, from_seq, to_seq)) \
              INSERT INTO events \
-             (club_id, hand_id, seq, gid, kind, hash, prev_hash, record, created_ms) \
-             SELECT $1, e.hand_id, e.seq, g.first + e.ord - 1, e.kind, e.hash, e.prev_hash, \
-                    e.record, e.created_ms \
-             FROM g, unnest($3::text[], $4::int8[], $5::text[], $6::text[], $7::text[], \
-                            $8::jsonb[], $9::int8[]) \
-                  WITH ORDINALITY AS e(hand_id, seq, kind, hash, prev_hash, record, \
-                                       created_ms, ord)",
+             (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
+             SELECT $1, e.* \
+             FROM unnest($5::text[], $6::int8[], $7::text[], $8::text[], $9::text[], \
+                         $10::jsonb[], $11::int8[]) \
+                  AS e(hand_id, seq, kind, hash, prev_hash, record, created_ms)",
         )
         .await?;
     let inserted = tx
         .execute(
             &stmt,
             &[
-                &club, &n, &hand_ids, &seqs, &kinds, &hashes, &prevs, &records, &created,
+                &club, &q_hand, &q_from, &q_to, &hand_ids, &seqs, &kinds, &hashes, &prevs,
+                &records, &created,
             ],
         )
         .await?;
