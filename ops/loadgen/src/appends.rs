@@ -253,7 +253,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         .batch_execute(
             "CREATE TABLE IF NOT EXISTS bench_plain ( \
                 club_id TEXT COLLATE \"C\" NOT NULL, hand_id TEXT COLLATE \"C\" NOT NULL, \
-                seq BIGINT NOT NULL, gid BIGINT NOT NULL, kind TEXT NOT NULL, \
+                seq BIGINT NOT NULL, kind TEXT NOT NULL, \
                 hash TEXT NOT NULL, prev_hash TEXT NOT NULL, record JSONB NOT NULL, \
                 created_ms BIGINT NOT NULL, \
                 CONSTRAINT bench_plain_pkey PRIMARY KEY (club_id, hand_id, seq))",
@@ -493,15 +493,14 @@ async fn baseline_slice(
             while Instant::now() < deadline && i < MAX_OPS_PER_TASK {
                 let hand_id = format!("b{c}-r{round}-{task}-{}", i / 64);
                 let seq = i64::try_from(i % 64).unwrap_or(0);
-                let gid = i64::try_from(task as u64 * MAX_OPS_PER_TASK + i).unwrap_or(0);
                 let created = now_ms();
                 let t0 = Instant::now();
                 let r: Result<(), String> = async {
                     let client = pool.get().await.map_err(|e| e.to_string())?;
                     let stmt = client
                         .prepare_cached(
-                            "INSERT INTO bench_plain (club_id, hand_id, seq, gid, kind, hash, \
-                             prev_hash, record, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                            "INSERT INTO bench_plain (club_id, hand_id, seq, kind, hash, \
+                             prev_hash, record, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                         )
                         .await
                         .map_err(|e| e.to_string())?;
@@ -509,7 +508,7 @@ async fn baseline_slice(
                         .execute(
                             &stmt,
                             &[
-                                &"bench", &hand_id, &seq, &gid, &"action", &t.hash,
+                                &"bench", &hand_id, &seq, &"action", &t.hash,
                                 &t.prev_hash, &t.record, &created,
                             ],
                         )

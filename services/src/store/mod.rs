@@ -568,7 +568,7 @@ fn check_key_club(club: &ClubRow, key: &ApiKeyRow) -> Result<(), StoreError> {
 pub const SEQUENCE_BATCH: i64 = 4096;
 
 /// How often the service's background sequencer orders waiting events.
-pub const SEQUENCER_PERIOD: std::time::Duration = std::time::Duration::from_millis(200);
+pub const SEQUENCER_PERIOD: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Orders every club's waiting events ([`Store::sequence`]) once: returns how many.
 pub async fn sequence_all(store: &dyn Store) -> Result<u64, StoreError> {

@@ -2,12 +2,15 @@
 //!
 //! Writes run in one READ COMMITTED transaction each. An append locks its hand's row
 //! (`FOR NO KEY UPDATE`) before it checks `next_seq`, so two writers of one hand are
-//! serialized and the loser sees a clean conflict; the club's row is locked last, to
-//! hand out the club-wide `gid`s in commit order. Locks are always taken in the order
-//! idempotency key, hand, table, club, so writers never deadlock one another.
+//! serialized and the loser sees a clean conflict. Locks are always taken in the order
+//! idempotency key, hand, table, so writers never deadlock one another.
+//!
+//! An append takes no club-wide lock: it queues what it wrote in `log_queue`, in its
+//! own transaction, and the sequencer ([`Store::sequence`]) gives those events their
+//! place in the club's order (`club_log`) afterwards, under the club's row lock.
 //!
 //! `append` and `create_hand` of one club are group-committed: queued, then written
-//! several at a time in one transaction (one WAL flush, one claim of gids), each write
+//! several at a time in one statement or transaction (one WAL flush), each write
 //! keeping its own outcome; see `batch`. A write that cannot go in a batch runs alone
 //! in a transaction of its own (`append_one`, `create_hand_one`).
 
@@ -809,7 +812,11 @@ impl Store for PgStore {
     async fn clubs_to_sequence(&self) -> Result<Vec<String>, StoreError> {
         let client = self.client().await?;
         let stmt = client
-            .prepare_cached("SELECT DISTINCT club_id FROM log_queue ORDER BY club_id")
+            .prepare_cached(
+                "SELECT c.club_id FROM clubs c \
+                 WHERE EXISTS (SELECT 1 FROM log_queue q WHERE q.club_id = c.club_id) \
+                 ORDER BY c.club_id",
+            )
             .await
             .map_err(map_pg)?;
         let rows = client.query(&stmt, &[]).await.map_err(map_pg)?;
@@ -1213,6 +1220,12 @@ async fn sequence_club(pool: &Pool, club_id: &str, max_appends: i64) -> Result<u
         return Ok(0);
     };
     let first: i64 = get(&row, "next_gid")?;
+    // Queue rows are deleted here, so until (auto)vacuum the oldest end of the club's
+    // range is dead rows. A bitmap scan would visit each of them in the heap on every
+    // pass; a plain index scan marks them dead in the index once and skips them after.
+    tx.batch_execute("SET LOCAL enable_bitmapscan = off")
+        .await
+        .map_err(map_pg)?;
     let stmt = tx
         .prepare_cached(
             "WITH q AS ( \

@@ -1,27 +1,29 @@
 //! Group commit of one club's event writes.
 //!
-//! Every event of a club takes the next club-wide `gid` from the club's row, and that
-//! row stays locked until the writing transaction has committed, so that gids become
-//! visible in order. A durable COMMIT waits for its WAL flush (an fsync), so one club
-//! could commit only one write per flush, whatever the number of hands being played.
+//! A durable COMMIT waits for its WAL flush (an fsync). Rather than one flush and a
+//! handful of round trips per write, `append` and `create_hand` queue their write on
+//! the club's queue; up to [`MAX_LEADERS`] tasks per club with queued writes (the
+//! leaders) each take up to [`MAX_BATCH`] of them, at most one per hand and none whose
+//! hand or idempotency key is in another leader's batch, and write them together:
 //!
-//! Instead, `append` and `create_hand` queue their write on the club's queue; one task
-//! per club with queued writes (the leader) takes up to [`MAX_BATCH`] of them, at most
-//! one per hand, and writes them all in one transaction, in a handful of statements
-//! whatever the batch's size:
+//! * a batch of plain appends (no idempotency key, no table update: nearly all of
+//!   them) is ONE statement in autocommit (`plain_statement`): it advances every hand
+//!   whose `next_seq` is the expected one, and for those inserts the events, their
+//!   `log_queue` rows and the secrets;
+//! * any other batch is one transaction of a few statements whatever its size:
+//!   1. the idempotency records (one statement per write that has one): a used key
+//!      refuses its write before it writes anything;
+//!   2. each new hand with its player projection (one statement per new hand);
+//!   3. every append's hand in one `UPDATE ... WHERE next_seq = expected`: it locks,
+//!      checks and advances each hand; a hand it does not match refuses its write
+//!      (conflict, or unknown hand), which has written nothing;
+//!   4. the tables' new match states (one statement per hand that ends);
+//!   5. all sealed secrets in one statement;
+//!   6. last, all the events and their `log_queue` rows in one statement;
+//!   7. COMMIT: one WAL flush for the whole batch.
 //!
-//! 1. the idempotency records (one statement per write that has one): a used key
-//!    refuses its write before it writes anything;
-//! 2. each new hand with its player projection (one statement per new hand);
-//! 3. every append's hand in one `UPDATE ... FROM unnest(...) WHERE next_seq =
-//!    expected`: it locks, checks and advances each hand; a hand it does not match
-//!    refuses its write (conflict, or unknown hand), which has written nothing;
-//! 4. the tables' new match states (one statement per hand that ends);
-//! 5. all sealed secrets in one statement;
-//! 6. last, one statement that claims the gids of every accepted event from the club's
-//!    row and inserts all the events;
-//! 7. COMMIT: one WAL flush for the whole batch, and the club's row is locked only
-//!    from step 6 to the end of the commit.
+//! Plain appends and other writes go in separate batches, so that one hand starting or
+//! ending does not send a batch of plain appends down the longer path.
 //!
 //! Each write gets its own outcome. A write refused in step 1 or 3 is left out and the
 //! others go on. A write refused after it wrote something (a table conflict, or a
@@ -29,9 +31,9 @@
 //! tried again without it. A write whose own statement (1, 2) hit a database error is
 //! left out the same way and retried alone afterwards, on the one-transaction-per-write
 //! path that gives it its exact error; a database error in a statement shared by the
-//! whole batch (3, 5, 6) sends every write of the batch there. The guarantees are
-//! those of one write per transaction: gids contiguous from 0 per club and in commit
-//! order, `next_seq` checked under the hand's row lock, all of a write or none of it.
+//! whole batch (3, 5, 6, or the plain statement) sends every write of the batch there.
+//! The guarantees are those of one write per transaction: `next_seq` checked under the
+//! hand's row lock, all of a write or none of it.
 //!
 //! One difference: a caller that stops waiting (its future is dropped) no longer
 //! cancels its write; the write still commits or fails with its batch.
@@ -139,7 +141,7 @@ struct ClubQueue {
 }
 
 /// The per-club queues of writes waiting for a batch. A club has an entry exactly while
-/// a leader task runs for it.
+/// a leader task runs for it or a write waits for one.
 pub(super) struct Writer {
     clubs: Mutex<HashMap<String, ClubQueue>>,
     /// Most batches of one club in flight at once.
