@@ -208,6 +208,29 @@ impl TestApp {
         }
     }
 
+    /// Stops the service as `ops/stop.sh` does (SIGTERM) and waits for it to exit;
+    /// panics if it has not exited cleanly within 30 s.
+    pub async fn terminate(&mut self) {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .expect("run kill");
+        assert!(sent.success(), "kill -TERM {pid}");
+        for _ in 0..300 {
+            if let Some(status) = self.child.try_wait().expect("wait for the service") {
+                assert!(
+                    status.success(),
+                    "the service exited with {status}: {}",
+                    self.log()
+                );
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("the service did not stop within 30 s of SIGTERM");
+    }
+
     /// The service's stderr so far.
     pub fn log(&self) -> String {
         std::fs::read_to_string(&self.log_path).expect("read the service log")
