@@ -1,7 +1,8 @@
 //! Prometheus metrics: requests by route and status, append latency, conflicts, hands.
 
 use prometheus::{
-    Encoder, HistogramOpts, HistogramVec, IntCounterVec, Opts, Registry, TextEncoder,
+    Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, Opts, Registry,
+    TextEncoder,
 };
 
 /// The service's metrics, in their own registry.
@@ -18,6 +19,14 @@ pub struct Metrics {
     pub conflicts: IntCounterVec,
     /// `hands_total{event}`: `started`, `completed`, `abandoned`.
     pub hands: IntCounterVec,
+    /// `club_order_events_total`: events this process's sequencer gave their place in
+    /// their club's order.
+    pub ordered: IntCounter,
+    /// `sequencer_pass_seconds`: one pass of the sequencer over the clubs with waiting
+    /// events.
+    pub sequencer_seconds: Histogram,
+    /// `sequencer_failures_total`: passes that failed (retried next period).
+    pub sequencer_failures: IntCounter,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -59,11 +68,29 @@ impl Metrics {
             Opts::new("hands_total", "Hands started, completed and abandoned"),
             &["event"],
         )?;
+        let ordered = IntCounter::new(
+            "club_order_events_total",
+            "Events given their place in their club's order by this process's sequencer",
+        )?;
+        let sequencer_seconds = Histogram::with_opts(
+            HistogramOpts::new(
+                "sequencer_pass_seconds",
+                "One pass of the sequencer over the clubs with waiting events",
+            )
+            .buckets(vec![0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0]),
+        )?;
+        let sequencer_failures = IntCounter::new(
+            "sequencer_failures_total",
+            "Sequencer passes that failed (the next period tries again)",
+        )?;
         registry.register(Box::new(requests.clone()))?;
         registry.register(Box::new(request_seconds.clone()))?;
         registry.register(Box::new(append_seconds.clone()))?;
         registry.register(Box::new(conflicts.clone()))?;
         registry.register(Box::new(hands.clone()))?;
+        registry.register(Box::new(ordered.clone()))?;
+        registry.register(Box::new(sequencer_seconds.clone()))?;
+        registry.register(Box::new(sequencer_failures.clone()))?;
         Ok(Metrics {
             registry,
             requests,
@@ -71,6 +98,9 @@ impl Metrics {
             append_seconds,
             conflicts,
             hands,
+            ordered,
+            sequencer_seconds,
+            sequencer_failures,
         })
     }
 

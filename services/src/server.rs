@@ -19,7 +19,18 @@ pub async fn serve(args: ServeArgs) -> Result<(), StartError> {
     );
     // The club-wide order of new events (PostgreSQL orders them after commit; see
     // `store::Store::sequence`). Its work is in the database: a restart loses nothing.
-    let sequencer = store::spawn_sequencer(svc.store.clone(), store::SEQUENCER_PERIOD);
+    let metrics = svc.metrics.clone();
+    let sequencer = store::spawn_sequencer(
+        svc.store.clone(),
+        store::SEQUENCER_PERIOD,
+        move |outcome, took| {
+            metrics.sequencer_seconds.observe(took.as_secs_f64());
+            match outcome {
+                Ok(n) => metrics.ordered.inc_by(n),
+                Err(_) => metrics.sequencer_failures.inc(),
+            }
+        },
+    );
     let data = svc.clone();
     let mut server =
         HttpServer::new(move || api::app(data.clone())).shutdown_timeout(args.shutdown_timeout);

@@ -44,17 +44,30 @@ async fn pg_sequencer_orders_played_hands() {
 
         // In the background: within a few sequencer periods all of it is ordered.
         let deadline = Instant::now() + Duration::from_secs(15);
-        loop {
+        let played = loop {
             let (events, ordered) = counts(&env).await;
             if events > 0 && ordered == events {
-                break;
+                break events;
             }
             assert!(
                 Instant::now() < deadline,
                 "{ordered} of {events} events ordered after 15 s"
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        };
+        // This process's sequencer did it, and says so.
+        let m = app.get("/metrics", None).await;
+        let counted = m
+            .text
+            .lines()
+            .find_map(|l| l.strip_prefix("club_order_events_total "))
+            .unwrap_or_else(|| panic!("no club_order_events_total:\n{}", m.text));
+        assert_eq!(counted.trim(), played.to_string());
+        assert!(
+            m.text.contains("sequencer_pass_seconds_count"),
+            "{}",
+            m.text
+        );
 
         // The next hand's first events, then a graceful stop: nothing is left unordered.
         start_hand(&app, &admin, &table).await;

@@ -27,6 +27,9 @@ async fn health(env: Env) {
         "http_request_duration_seconds",
         "store_append_seconds",
         "hands_total",
+        "club_order_events_total",
+        "sequencer_pass_seconds",
+        "sequencer_failures_total",
     ] {
         assert!(m.text.contains(name), "metrics lack {name}:\n{}", m.text);
     }

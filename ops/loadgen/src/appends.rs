@@ -652,6 +652,7 @@ async fn appends_slice(
     let sequencer = services::store::spawn_sequencer(
         rig.store.clone() as Arc<dyn Store>,
         services::store::SEQUENCER_PERIOD,
+        |_, _| {},
     );
     let mut tasks = Vec::new();
     for mut table in std::mem::take(&mut rig.tables) {

@@ -589,20 +589,28 @@ pub async fn sequence_all(store: &dyn Store) -> Result<u64, StoreError> {
 }
 
 /// Runs [`sequence_all`] every `period` until the returned handle is aborted or the
-/// runtime stops. A failure is logged and the next pass tries again: waiting events
-/// stay queued in the database, so nothing is lost, and a restart picks them up.
-pub fn spawn_sequencer(
+/// runtime stops, telling `on_pass` each pass's outcome and duration. A failure is
+/// logged and the next pass tries again: waiting events stay queued in the database,
+/// so nothing is lost, and a restart picks them up.
+pub fn spawn_sequencer<F>(
     store: std::sync::Arc<dyn Store>,
     period: std::time::Duration,
-) -> tokio::task::JoinHandle<()> {
+    on_pass: F,
+) -> tokio::task::JoinHandle<()>
+where
+    F: Fn(Result<u64, &StoreError>, std::time::Duration) + Send + 'static,
+{
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(period);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
-            if let Err(e) = sequence_all(store.as_ref()).await {
+            let start = std::time::Instant::now();
+            let outcome = sequence_all(store.as_ref()).await;
+            if let Err(e) = &outcome {
                 tracing::warn!(error = %e, "sequencer pass failed; retrying next period");
             }
+            on_pass(outcome.as_ref().map(|n| *n), start.elapsed());
         }
     })
 }
