@@ -48,8 +48,8 @@ ALTER TABLE events DROP COLUMN gid;
 -- (ops/README.md). The store writes events only in the statement or transaction that
 -- locks the hand's row and checks `next_seq` against them, so an event without its
 -- hand cannot be written through it; and whatever is written behind its back is
--- judged by verification, not by constraints. Events still name their club first,
--- and every other foreign key stays.
+-- judged by verification, not by constraints. Events still name their club first;
+-- the foreign keys of the other tables stay.
 ALTER TABLE events DROP CONSTRAINT events_hand_fkey;
 
 COMMENT ON COLUMN clubs.next_gid IS

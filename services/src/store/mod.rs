@@ -571,21 +571,35 @@ pub const SEQUENCE_BATCH: i64 = 4096;
 pub const SEQUENCER_PERIOD: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Orders every club's waiting events ([`Store::sequence`]) once: returns how many.
+/// A club that fails does not hold up the others: the pass goes on, and then returns
+/// the first error.
 pub async fn sequence_all(store: &dyn Store) -> Result<u64, StoreError> {
     let mut total = 0u64;
+    let mut first_error = None;
     for club in store.clubs_to_sequence().await? {
         // Bounded: each turn orders a full batch or ends the club's turn; appends that
         // keep arriving are left for the next pass.
         for _ in 0..64 {
-            let n = store.sequence(&club, SEQUENCE_BATCH).await?;
-            total += n;
-            // Fewer events than a full batch of appends: the queue was drained.
-            if n < SEQUENCE_BATCH.unsigned_abs() {
-                break;
+            match store.sequence(&club, SEQUENCE_BATCH).await {
+                Ok(n) => {
+                    total += n;
+                    // Fewer events than a full batch of appends: the queue was drained.
+                    if n < SEQUENCE_BATCH.unsigned_abs() {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(club_id = %club, error = %e, "could not order the club's events");
+                    first_error.get_or_insert(e);
+                    break;
+                }
             }
         }
     }
-    Ok(total)
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(total),
+    }
 }
 
 /// Runs [`sequence_all`] every `period` until the returned handle is aborted or the

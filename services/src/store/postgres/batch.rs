@@ -171,21 +171,27 @@ impl Writer {
     pub(super) async fn submit(self: &Arc<Self>, pool: &Pool, op: Op) -> Result<(), StoreError> {
         let club = op.club().to_owned();
         let (done, outcome) = oneshot::channel();
-        let lead = {
+        let start_leader = {
             let mut clubs = self.lock();
             let q = clubs.entry(club.clone()).or_default();
             q.pending.push_back(Pending { op, done });
             q.arrived.notify_one();
-            let lead = q.leaders < self.max_leaders;
-            if lead {
+            let start = q.leaders < self.max_leaders;
+            if start {
                 q.leaders += 1;
             }
-            lead
+            start
         };
-        if lead {
-            let writer = Arc::clone(self);
-            let pool = pool.clone();
-            tokio::spawn(async move { writer.lead(&pool, &club).await });
+        if start_leader {
+            // The guard travels with the task from before it is spawned: if the task
+            // never runs (its runtime is shutting down), dropping it gives the count back.
+            let guard = LeadGuard {
+                writer: Arc::clone(self),
+                club,
+                held: Vec::new(),
+                armed: true,
+            };
+            tokio::spawn(lead(guard, pool.clone()));
         }
         outcome.await.unwrap_or_else(|_| {
             Err(StoreError::Unavailable(
@@ -194,35 +200,10 @@ impl Writer {
         })
     }
 
-    /// Writes the club's queued writes, batch after batch, until none is left for it.
-    async fn lead(&self, pool: &Pool, club: &str) {
-        let mut guard = LeadGuard {
-            writer: self,
-            club,
-            armed: true,
-        };
-        let mut last = 0usize;
-        loop {
-            self.gather(club, last).await;
-            let batch = self.take(club);
-            if batch.is_empty() {
-                guard.armed = false;
-                return;
-            }
-            last = batch.len();
-            let outcomes = run(pool, &batch).await;
-            self.release(club, &batch);
-            for (p, r) in batch.into_iter().zip(outcomes) {
-                let _ = p.done.send(r);
-            }
-        }
-    }
-
     /// Waits, at most [`LINGER`], until as many writes are queued as went in the last
     /// batch: the writers of a batch all get their outcome at once and come back with
     /// their next write a moment later, so a batch taken before they are back would be
-    /// a small one. A lone writer (last batch of one) never waits, nor does a leader
-    /// when another one is waiting for writes already.
+    /// a small one. A lone writer (last batch of one) never waits.
     async fn gather(&self, club: &str, last: usize) {
         let deadline = tokio::time::Instant::now() + LINGER;
         // Bounded: each turn waits for a new write or for the deadline.
@@ -263,18 +244,30 @@ impl Writer {
         // one hand starting or ending would otherwise send a whole batch of plain
         // appends down the slower path.
         let mut plain: Option<bool> = None;
+        // Hands and keys of writes this pass leaves in the queue: a later write of the
+        // same hand (or key) must not overtake them.
+        let mut skipped_hands: HashSet<String> = HashSet::new();
+        let mut skipped_keys: HashSet<String> = HashSet::new();
         while let Some(p) = q.pending.pop_front() {
+            let hand = p.op.hand();
             let key = p.op.idem_key();
-            let free =
-                !q.busy_hands.contains(p.op.hand()) && key.is_none_or(|k| !q.busy_keys.contains(k));
-            let kind_ok = free && *plain.get_or_insert(is_plain(&p.op)) == is_plain(&p.op);
-            if batch.len() < MAX_BATCH && free && kind_ok {
-                q.busy_hands.insert(p.op.hand().to_owned());
+            let free = !q.busy_hands.contains(hand)
+                && !skipped_hands.contains(hand)
+                && key.is_none_or(|k| !q.busy_keys.contains(k) && !skipped_keys.contains(k));
+            let takes = batch.len() < MAX_BATCH
+                && free
+                && *plain.get_or_insert(is_plain(&p.op)) == is_plain(&p.op);
+            if takes {
+                q.busy_hands.insert(hand.to_owned());
                 if let Some(k) = key {
                     q.busy_keys.insert(k.to_owned());
                 }
                 batch.push(p);
             } else {
+                skipped_hands.insert(hand.to_owned());
+                if let Some(k) = key {
+                    skipped_keys.insert(k.to_owned());
+                }
                 rest.push_back(p);
             }
         }
@@ -304,19 +297,66 @@ impl Writer {
     }
 }
 
-/// Should a leader stop without emptying its queue (a panic), forgets the club's
-/// entry: the queued callers see an unknown outcome instead of waiting for ever, and
-/// the next write starts new leaders.
-struct LeadGuard<'a> {
-    writer: &'a Writer,
-    club: &'a str,
+/// A leader's place in its club's `leaders` count, from before its task is spawned
+/// until it stops. Should it stop otherwise than by finding nothing to take (a panic,
+/// or a task dropped by its runtime), the guard gives the count back and frees the
+/// hands and keys of the batch it held (whose callers see an unknown outcome); and if
+/// no other leader runs, the club's entry goes, so that queued callers see an unknown
+/// outcome too instead of waiting for ever (the next write starts new leaders).
+struct LeadGuard {
+    writer: Arc<Writer>,
+    club: String,
+    /// Hand and idempotency key of each write of the batch in flight.
+    held: Vec<(String, Option<String>)>,
     armed: bool,
 }
 
-impl Drop for LeadGuard<'_> {
+impl Drop for LeadGuard {
     fn drop(&mut self) {
-        if self.armed {
-            self.writer.lock().remove(self.club);
+        if !self.armed {
+            return;
+        }
+        let mut clubs = self.writer.lock();
+        let Some(q) = clubs.get_mut(&self.club) else {
+            return;
+        };
+        q.leaders = q.leaders.saturating_sub(1);
+        for (hand, key) in self.held.drain(..) {
+            q.busy_hands.remove(&hand);
+            if let Some(k) = key {
+                q.busy_keys.remove(&k);
+            }
+        }
+        if q.leaders == 0 {
+            clubs.remove(&self.club);
+        }
+    }
+}
+
+/// A leader: writes its club's queued writes, batch after batch, until none is left
+/// for it.
+async fn lead(mut guard: LeadGuard, pool: Pool) {
+    let writer = Arc::clone(&guard.writer);
+    let club = guard.club.clone();
+    let mut last = 0usize;
+    loop {
+        writer.gather(&club, last).await;
+        let batch = writer.take(&club);
+        if batch.is_empty() {
+            // `take` has given the leader's count back.
+            guard.armed = false;
+            return;
+        }
+        guard.held = batch
+            .iter()
+            .map(|p| (p.op.hand().to_owned(), p.op.idem_key().map(str::to_owned)))
+            .collect();
+        last = batch.len();
+        let outcomes = run(&pool, &batch).await;
+        writer.release(&club, &batch);
+        guard.held.clear();
+        for (p, r) in batch.into_iter().zip(outcomes) {
+            let _ = p.done.send(r);
         }
     }
 }
@@ -348,7 +388,7 @@ async fn run(pool: &Pool, batch: &[Pending]) -> Vec<Result<(), StoreError>> {
         let idx: Vec<usize> = (0..batch.len()).collect();
         if let Ok(decided) = plain_statement(pool, batch, &idx).await {
             for (o, d) in outcomes.iter_mut().zip(decided) {
-                *o = Some(d);
+                *o = d;
             }
         }
     }
@@ -399,13 +439,14 @@ fn is_plain(op: &Op) -> bool {
 /// Plain appends in ONE statement, committed on its own (autocommit): advances every
 /// hand whose `next_seq` is the expected one, then, for those, inserts the events, the
 /// queue rows for the club's order and the secrets. One round trip and one WAL flush
-/// for the lot. The outcome of each, in `idx` order; `Err` on a database error (then
-/// each is retried alone; nothing was written).
+/// for the lot. The outcome of each, in `idx` order (`None`: not written, to be
+/// retried alone); `Err` when the statement failed (then each is retried alone;
+/// nothing was written).
 async fn plain_statement(
     pool: &Pool,
     batch: &[Pending],
     idx: &[usize],
-) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+) -> Result<Vec<Option<Result<(), StoreError>>>, StoreError> {
     let mut reqs: Vec<&AppendRequest> = idx
         .iter()
         .filter_map(|&i| match &batch[i].op {
@@ -516,38 +557,40 @@ async fn plain_statement(
         .filter(|r| !done.contains(&r.hand_id))
         .map(|r| r.hand_id.as_str())
         .collect();
-    let found = if missed.is_empty() {
-        HashMap::new()
+    // The statement has committed: from here on, the writes in `done` are written
+    // whatever happens. Why the others were not is looked up; should that fail, they
+    // are retried alone, which says.
+    let found: Option<HashMap<String, i64>> = if missed.is_empty() {
+        Some(HashMap::new())
     } else {
-        let stmt = client
-            .prepare_cached(
-                "SELECT hand_id, next_seq FROM hands WHERE club_id = $1 AND hand_id = ANY($2::text[])",
-            )
-            .await
-            .map_err(map_pg)?;
-        let rows = client
-            .query(&stmt, &[&club, &missed])
-            .await
-            .map_err(map_pg)?;
-        rows.iter()
-            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-            .collect::<Result<HashMap<String, i64>, tokio_postgres::Error>>()
-            .map_err(map_pg)?
+        let lookup = async {
+            let stmt = client
+                .prepare_cached(
+                    "SELECT hand_id, next_seq FROM hands \
+                     WHERE club_id = $1 AND hand_id = ANY($2::text[])",
+                )
+                .await?;
+            let rows = client.query(&stmt, &[&club, &missed]).await?;
+            rows.iter()
+                .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+                .collect::<Result<HashMap<String, i64>, tokio_postgres::Error>>()
+        };
+        lookup.await.ok()
     };
     Ok(reqs
         .drain(..)
         .map(|r| {
             if done.contains(&r.hand_id) {
-                Ok(())
-            } else {
-                Err(match found.get(&r.hand_id) {
-                    None => StoreError::NotFound("hand"),
-                    Some(&n) => StoreError::Conflict {
-                        expected: r.expected_seq,
-                        found: n,
-                    },
-                })
+                return Some(Ok(()));
             }
+            let found = found.as_ref()?;
+            Some(Err(match found.get(&r.hand_id) {
+                None => StoreError::NotFound("hand"),
+                Some(&n) => StoreError::Conflict {
+                    expected: r.expected_seq,
+                    found: n,
+                },
+            }))
         })
         .collect())
 }
