@@ -41,7 +41,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use deadpool_postgres::{Pool, Transaction};
+use deadpool_postgres::{GenericClient, Pool, Transaction};
 use serde_json::Value;
 use tokio::sync::{oneshot, Notify};
 
@@ -459,60 +459,18 @@ async fn plain_statement(
     order.sort_by(|&a, &b| reqs[a].hand_id.cmp(&reqs[b].hand_id));
     let sorted: Vec<&AppendRequest> = order.iter().map(|&k| reqs[k]).collect();
     let club = sorted[0].club_id.as_str();
-    let ids: Vec<&str> = sorted.iter().map(|r| r.hand_id.as_str()).collect();
-    let expected: Vec<i64> = sorted.iter().map(|r| r.expected_seq).collect();
-    let next: Vec<i64> = sorted
-        .iter()
-        .map(|r| r.expected_seq + i64::try_from(r.events.len()).unwrap_or(i64::MAX))
-        .collect();
-    fn hu<'a>(r: &&'a AppendRequest) -> Option<&'a HandUpdate> {
-        r.hand_update.as_ref()
-    }
-    let status: Vec<Option<&str>> = sorted
-        .iter()
-        .map(|r| hu(r).map(|u| u.status.as_str()))
-        .collect();
-    let ended: Vec<Option<i64>> = sorted
-        .iter()
-        .map(|r| hu(r).and_then(|u| u.ended_ms))
-        .collect();
-    let outcome: Vec<Option<&Value>> = sorted
-        .iter()
-        .map(|r| hu(r).and_then(|u| u.outcome.as_ref()))
-        .collect();
-    let reason: Vec<Option<&str>> = sorted
-        .iter()
-        .map(|r| hu(r).and_then(|u| u.abandon_reason.as_deref()))
-        .collect();
+    let h = HandCols::new(&sorted);
     let events: Vec<&EventRow> = sorted.iter().flat_map(|r| r.events.iter()).collect();
-    let e_hand: Vec<&str> = events.iter().map(|e| e.hand_id.as_str()).collect();
-    let e_seq: Vec<i64> = events.iter().map(|e| e.seq).collect();
-    let e_kind: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
-    let e_hash: Vec<&str> = events.iter().map(|e| e.hash.as_str()).collect();
-    let e_prev: Vec<&str> = events.iter().map(|e| e.prev_hash.as_str()).collect();
-    let e_record: Vec<&Value> = events.iter().map(|e| &e.record).collect();
-    let e_created: Vec<i64> = events.iter().map(|e| e.created_ms).collect();
+    let e = EventCols::new(&events);
     let secrets: Vec<&SecretRow> = sorted.iter().flat_map(|r| r.new_secrets.iter()).collect();
-    let s_hand: Vec<&str> = secrets.iter().map(|s| s.hand_id.as_str()).collect();
-    let s_shuffle: Vec<i32> = secrets.iter().map(|s| s.shuffle).collect();
-    let s_sealed: Vec<&[u8]> = secrets.iter().map(|s| s.sealed.as_slice()).collect();
+    let x = SecretCols::new(&secrets);
     let client = client_of(pool).await?;
     let stmt = client
         .prepare_cached(
-            "WITH u AS ( \
-                 UPDATE hands AS h SET \
-                     next_seq = ($4::int8[])[array_position($2::text[], h.hand_id)], \
-                     status = COALESCE(($5::text[])[array_position($2::text[], h.hand_id)], \
-                                       h.status), \
-                     ended_ms = COALESCE(($6::int8[])[array_position($2::text[], h.hand_id)], \
-                                         h.ended_ms), \
-                     outcome = COALESCE(($7::jsonb[])[array_position($2::text[], h.hand_id)], \
-                                        h.outcome), \
-                     abandon_reason = COALESCE( \
-                         ($8::text[])[array_position($2::text[], h.hand_id)], h.abandon_reason) \
-                 WHERE h.club_id = $1 AND h.hand_id = ANY($2::text[]) \
-                   AND h.next_seq = ($3::int8[])[array_position($2::text[], h.hand_id)] \
-                 RETURNING h.hand_id, h.next_seq, \
+            concat!(
+                "WITH u AS (",
+                update_hands_sql!(),
+                " RETURNING h.hand_id, h.next_seq, \
                      h.next_seq - ($3::int8[])[array_position($2::text[], h.hand_id)] AS n), \
              i AS ( \
                  INSERT INTO events \
@@ -531,7 +489,8 @@ async fn plain_statement(
                  SELECT $1, x.hand_id, x.shuffle, x.sealed \
                  FROM unnest($16::text[], $17::int4[], $18::bytea[]) AS x(hand_id, shuffle, sealed) \
                  WHERE x.hand_id IN (SELECT hand_id FROM u)) \
-             SELECT hand_id FROM u",
+             SELECT hand_id FROM u"
+            ),
         )
         .await
         .map_err(map_pg)?;
@@ -539,8 +498,24 @@ async fn plain_statement(
         .query(
             &stmt,
             &[
-                &club, &ids, &expected, &next, &status, &ended, &outcome, &reason, &e_hand, &e_seq,
-                &e_kind, &e_hash, &e_prev, &e_record, &e_created, &s_hand, &s_shuffle, &s_sealed,
+                &club,
+                &h.ids,
+                &h.expected,
+                &h.next,
+                &h.status,
+                &h.ended,
+                &h.outcome,
+                &h.reason,
+                &e.hand,
+                &e.seq,
+                &e.kind,
+                &e.hash,
+                &e.prev,
+                &e.record,
+                &e.created,
+                &x.hand,
+                &x.shuffle,
+                &x.sealed,
             ],
         )
         .await
@@ -563,19 +538,7 @@ async fn plain_statement(
     let found: Option<HashMap<String, i64>> = if missed.is_empty() {
         Some(HashMap::new())
     } else {
-        let lookup = async {
-            let stmt = client
-                .prepare_cached(
-                    "SELECT hand_id, next_seq FROM hands \
-                     WHERE club_id = $1 AND hand_id = ANY($2::text[])",
-                )
-                .await?;
-            let rows = client.query(&stmt, &[&club, &missed]).await?;
-            rows.iter()
-                .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-                .collect::<Result<HashMap<String, i64>, tokio_postgres::Error>>()
-        };
-        lookup.await.ok()
+        hands_next_seq(&client, club, &missed).await.ok()
     };
     Ok(reqs
         .drain(..)
@@ -848,70 +811,146 @@ async fn update_hands(
     tx: &Transaction<'_>,
     reqs: &[&AppendRequest],
 ) -> Result<Vec<tokio_postgres::Row>, tokio_postgres::Error> {
-    let club = &reqs[0].club_id;
-    let ids: Vec<&str> = reqs.iter().map(|r| r.hand_id.as_str()).collect();
-    let expected: Vec<i64> = reqs.iter().map(|r| r.expected_seq).collect();
-    let next: Vec<i64> = reqs
-        .iter()
-        .map(|r| r.expected_seq + i64::try_from(r.events.len()).unwrap_or(i64::MAX))
-        .collect();
-    fn hu<'a>(r: &&'a AppendRequest) -> Option<&'a HandUpdate> {
-        r.hand_update.as_ref()
-    }
-    let status: Vec<Option<&str>> = reqs
-        .iter()
-        .map(|r| hu(r).map(|u| u.status.as_str()))
-        .collect();
-    let ended: Vec<Option<i64>> = reqs
-        .iter()
-        .map(|r| hu(r).and_then(|u| u.ended_ms))
-        .collect();
-    let outcome: Vec<Option<&Value>> = reqs
-        .iter()
-        .map(|r| hu(r).and_then(|u| u.outcome.as_ref()))
-        .collect();
-    let reason: Vec<Option<&str>> = reqs
-        .iter()
-        .map(|r| hu(r).and_then(|u| u.abandon_reason.as_deref()))
-        .collect();
+    let h = HandCols::new(reqs);
     let stmt = tx
-        .prepare_cached(
-            "UPDATE hands AS h SET \
-                 next_seq = ($4::int8[])[array_position($2::text[], h.hand_id)], \
-                 status = COALESCE(($5::text[])[array_position($2::text[], h.hand_id)], \
-                                   h.status), \
-                 ended_ms = COALESCE(($6::int8[])[array_position($2::text[], h.hand_id)], \
-                                     h.ended_ms), \
-                 outcome = COALESCE(($7::jsonb[])[array_position($2::text[], h.hand_id)], \
-                                    h.outcome), \
-                 abandon_reason = COALESCE( \
-                     ($8::text[])[array_position($2::text[], h.hand_id)], h.abandon_reason) \
-             WHERE h.club_id = $1 AND h.hand_id = ANY($2::text[]) \
-               AND h.next_seq = ($3::int8[])[array_position($2::text[], h.hand_id)] \
-             RETURNING h.hand_id, h.table_id",
-        )
+        .prepare_cached(concat!(
+            update_hands_sql!(),
+            " RETURNING h.hand_id, h.table_id"
+        ))
         .await?;
     tx.query(
         &stmt,
         &[
-            club, &ids, &expected, &next, &status, &ended, &outcome, &reason,
+            &reqs[0].club_id,
+            &h.ids,
+            &h.expected,
+            &h.next,
+            &h.status,
+            &h.ended,
+            &h.outcome,
+            &h.reason,
         ],
     )
     .await
 }
 
+/// The hand update shared by both batch paths: parameters `$1` club, `$2` hand ids,
+/// `$3` expected `next_seq`, `$4` new `next_seq`, `$5`..`$8` status, ended_ms, outcome,
+/// abandon reason (NULL: unchanged), as [`HandCols`] lists them. See [`update_hands`]
+/// for why it is written without a join.
+macro_rules! update_hands_sql {
+    () => {
+        "UPDATE hands AS h SET \
+             next_seq = ($4::int8[])[array_position($2::text[], h.hand_id)], \
+             status = COALESCE(($5::text[])[array_position($2::text[], h.hand_id)], \
+                               h.status), \
+             ended_ms = COALESCE(($6::int8[])[array_position($2::text[], h.hand_id)], \
+                                 h.ended_ms), \
+             outcome = COALESCE(($7::jsonb[])[array_position($2::text[], h.hand_id)], \
+                                h.outcome), \
+             abandon_reason = COALESCE( \
+                 ($8::text[])[array_position($2::text[], h.hand_id)], h.abandon_reason) \
+         WHERE h.club_id = $1 AND h.hand_id = ANY($2::text[]) \
+           AND h.next_seq = ($3::int8[])[array_position($2::text[], h.hand_id)]"
+    };
+}
+use update_hands_sql;
+
+/// The appends' hand columns, one element per append, for [`update_hands_sql`].
+struct HandCols<'a> {
+    ids: Vec<&'a str>,
+    expected: Vec<i64>,
+    next: Vec<i64>,
+    status: Vec<Option<&'a str>>,
+    ended: Vec<Option<i64>>,
+    outcome: Vec<Option<&'a Value>>,
+    reason: Vec<Option<&'a str>>,
+}
+
+impl<'a> HandCols<'a> {
+    fn new(reqs: &[&'a AppendRequest]) -> Self {
+        let hu = |r: &&'a AppendRequest| -> Option<&'a HandUpdate> { r.hand_update.as_ref() };
+        HandCols {
+            ids: reqs.iter().map(|r| r.hand_id.as_str()).collect(),
+            expected: reqs.iter().map(|r| r.expected_seq).collect(),
+            next: reqs
+                .iter()
+                .map(|r| r.expected_seq + i64::try_from(r.events.len()).unwrap_or(i64::MAX))
+                .collect(),
+            status: reqs
+                .iter()
+                .map(|r| hu(r).map(|u| u.status.as_str()))
+                .collect(),
+            ended: reqs
+                .iter()
+                .map(|r| hu(r).and_then(|u| u.ended_ms))
+                .collect(),
+            outcome: reqs
+                .iter()
+                .map(|r| hu(r).and_then(|u| u.outcome.as_ref()))
+                .collect(),
+            reason: reqs
+                .iter()
+                .map(|r| hu(r).and_then(|u| u.abandon_reason.as_deref()))
+                .collect(),
+        }
+    }
+}
+
+/// Event columns, one element per event (the club is a parameter of its own).
+struct EventCols<'a> {
+    hand: Vec<&'a str>,
+    seq: Vec<i64>,
+    kind: Vec<&'a str>,
+    hash: Vec<&'a str>,
+    prev: Vec<&'a str>,
+    record: Vec<&'a Value>,
+    created: Vec<i64>,
+}
+
+impl<'a> EventCols<'a> {
+    fn new(events: &[&'a EventRow]) -> Self {
+        EventCols {
+            hand: events.iter().map(|e| e.hand_id.as_str()).collect(),
+            seq: events.iter().map(|e| e.seq).collect(),
+            kind: events.iter().map(|e| e.kind.as_str()).collect(),
+            hash: events.iter().map(|e| e.hash.as_str()).collect(),
+            prev: events.iter().map(|e| e.prev_hash.as_str()).collect(),
+            record: events.iter().map(|e| &e.record).collect(),
+            created: events.iter().map(|e| e.created_ms).collect(),
+        }
+    }
+}
+
+/// Sealed-secret columns, one element per secret (the club is a parameter of its own).
+struct SecretCols<'a> {
+    hand: Vec<&'a str>,
+    shuffle: Vec<i32>,
+    sealed: Vec<&'a [u8]>,
+}
+
+impl<'a> SecretCols<'a> {
+    fn new(secrets: &[&'a SecretRow]) -> Self {
+        SecretCols {
+            hand: secrets.iter().map(|s| s.hand_id.as_str()).collect(),
+            shuffle: secrets.iter().map(|s| s.shuffle).collect(),
+            sealed: secrets.iter().map(|s| s.sealed.as_slice()).collect(),
+        }
+    }
+}
+
 /// `next_seq` of the hands that exist among `ids`.
 async fn hands_next_seq(
-    tx: &Transaction<'_>,
+    client: &impl GenericClient,
     club: &str,
     ids: &[&str],
 ) -> Result<HashMap<String, i64>, tokio_postgres::Error> {
-    let stmt = tx
+    let stmt = client
         .prepare_cached(
             "SELECT hand_id, next_seq FROM hands WHERE club_id = $1 AND hand_id = ANY($2::text[])",
         )
         .await?;
-    let rows = tx.query(&stmt, &[&club, &ids]).await?;
+    let rows = client.query(&stmt, &[&club, &ids]).await?;
     rows.iter()
         .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
         .collect()
@@ -969,17 +1008,17 @@ async fn insert_secrets(
     if secrets.is_empty() {
         return Ok(());
     }
-    let clubs: Vec<&str> = secrets.iter().map(|s| s.club_id.as_str()).collect();
-    let hands: Vec<&str> = secrets.iter().map(|s| s.hand_id.as_str()).collect();
-    let shuffles: Vec<i32> = secrets.iter().map(|s| s.shuffle).collect();
-    let sealed: Vec<&[u8]> = secrets.iter().map(|s| s.sealed.as_slice()).collect();
+    // A batch is one club's.
+    let club = secrets[0].club_id.as_str();
+    let x = SecretCols::new(secrets);
     let stmt = tx
         .prepare_cached(
             "INSERT INTO hand_secrets (club_id, hand_id, shuffle, sealed) \
-             SELECT * FROM unnest($1::text[], $2::text[], $3::int4[], $4::bytea[])",
+             SELECT $1, x.* FROM unnest($2::text[], $3::int4[], $4::bytea[]) \
+                  AS x(hand_id, shuffle, sealed)",
         )
         .await?;
-    tx.execute(&stmt, &[&clubs, &hands, &shuffles, &sealed])
+    tx.execute(&stmt, &[&club, &x.hand, &x.shuffle, &x.sealed])
         .await?;
     Ok(())
 }
@@ -1012,13 +1051,7 @@ async fn insert_events(
     let q_hand: Vec<&str> = spans.iter().map(|s| s.0).collect();
     let q_from: Vec<i64> = spans.iter().map(|s| s.1).collect();
     let q_to: Vec<i64> = spans.iter().map(|s| s.2).collect();
-    let hand_ids: Vec<&str> = events.iter().map(|e| e.hand_id.as_str()).collect();
-    let seqs: Vec<i64> = events.iter().map(|e| e.seq).collect();
-    let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
-    let hashes: Vec<&str> = events.iter().map(|e| e.hash.as_str()).collect();
-    let prevs: Vec<&str> = events.iter().map(|e| e.prev_hash.as_str()).collect();
-    let records: Vec<&Value> = events.iter().map(|e| &e.record).collect();
-    let created: Vec<i64> = events.iter().map(|e| e.created_ms).collect();
+    let e = EventCols::new(&events);
     let stmt = tx
         .prepare_cached(
             "WITH q AS ( \
@@ -1037,8 +1070,8 @@ async fn insert_events(
         .execute(
             &stmt,
             &[
-                &club, &q_hand, &q_from, &q_to, &hand_ids, &seqs, &kinds, &hashes, &prevs,
-                &records, &created,
+                &club, &q_hand, &q_from, &q_to, &e.hand, &e.seq, &e.kind, &e.hash, &e.prev,
+                &e.record, &e.created,
             ],
         )
         .await?;
