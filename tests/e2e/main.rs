@@ -11,5 +11,6 @@ mod errors;
 mod harness;
 mod health;
 mod play;
+mod smoke;
 mod tamper;
 mod visibility;
