@@ -1683,6 +1683,34 @@ async fn pg_sequencers_race_appends() {
     .await
 }
 
+/// A club whose ordering fails does not hold up the others: the pass orders them and
+/// then reports the error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_one_failing_club_does_not_stop_the_sequencer() {
+    run_pg(|h| async move {
+        let s = &*h.store;
+        club_with_table(s, "c1", "t1").await;
+        club_with_table(s, "c2", "t1").await;
+        start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+        sequence_all(s).await.unwrap();
+        // A queue row naming an event of c1 that is ordered already: its club_log row
+        // would be a duplicate, so ordering c1 fails.
+        h.raw_exec(
+            "INSERT INTO log_queue (club_id, hand_id, from_seq, to_seq) VALUES ('c1', 'h1', 0, 1)",
+        )
+        .await
+        .unwrap();
+        start_hand(s, &hand("c2", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+        s.append(&append_req("c2", "h1", 1, 2)).await.unwrap();
+
+        assert!(sequence_all(s).await.is_err(), "c1's failure is reported");
+        let c2 = s.list_club_events("c2", 0, 10).await.unwrap();
+        assert_eq!(c2.len(), 3, "c2 (after c1) was ordered all the same");
+        assert_eq!(s.list_club_events("c1", 0, 10).await.unwrap().len(), 1);
+    })
+    .await
+}
+
 /// Migration 2 moves the club order V1 wrote (events.gid) into club_log unchanged, on
 /// both databases: the V1 and V2 files run as they are, on rows written the V1 way.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
