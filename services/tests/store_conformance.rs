@@ -43,6 +43,20 @@ impl Harness {
 
     /// Runs SQL on a connection of its own, outside the store; the error's message on
     /// failure.
+    /// The first column of the first row of a query on PostgreSQL, as text.
+    async fn pg_text(&self, sql: &str) -> String {
+        let Raw::Pg(cfg) = &self.raw else {
+            panic!("pg_text on SQLite");
+        };
+        let (client, conn) = cfg.connect(NoTls).await.expect("connect");
+        let driver = tokio::spawn(conn);
+        let row = client.query_one(sql, &[]).await.expect("query");
+        let text: String = row.get(0);
+        drop(client);
+        let _ = driver.await;
+        text
+    }
+
     async fn raw_exec(&self, sql: &str) -> Result<(), String> {
         match &self.raw {
             Raw::Pg(cfg) => {
@@ -1555,6 +1569,61 @@ async fn sqlite_creates_its_data_folder() {
     let again = SqliteStore::open(&path).unwrap();
     again.migrate().await.unwrap();
     assert_eq!(again.list_tables("c1").await.unwrap().len(), 1);
+}
+
+/// On PostgreSQL a plain append writes events (and their queue rows) only: the hand's
+/// row is written when the hand starts and when it ends, so that appends never walk or
+/// rewrite `hands`. Every read still gives the hand's next seq, from its events.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_plain_appends_leave_the_hand_row_alone() {
+    run_pg(|h| async move {
+        let s = &*h.store;
+        club_with_table(s, "c1", "t1").await;
+        start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+        let version = "SELECT xmin::text || '/' || next_seq || '/' || status FROM hands \
+                       WHERE club_id = 'c1' AND hand_id = 'h1'";
+        let before = h.pg_text(version).await;
+        assert!(before.ends_with("/1/in_progress"), "{before}");
+        s.append(&append_req("c1", "h1", 1, 2)).await.unwrap();
+        s.append(&append_req("c1", "h1", 3, 1)).await.unwrap();
+        assert_eq!(
+            h.pg_text(version).await,
+            before,
+            "the hand's row is untouched"
+        );
+
+        let got = s.get_hand("c1", "h1").await.unwrap().unwrap();
+        assert_eq!(got.next_seq, 4);
+        let current = s.current_hand("c1", "t1").await.unwrap().unwrap();
+        assert_eq!(current.next_seq, 4);
+        let listed = s
+            .list_hands(
+                "c1",
+                &HandFilter {
+                    limit: 10,
+                    ..HandFilter::default()
+                },
+            )
+            .await
+            .unwrap();
+        assert_eq!(listed[0].next_seq, 4);
+        // A writer that saw an older next seq is told where the log ends.
+        assert_eq!(
+            conflict(s.append(&append_req("c1", "h1", 1, 1)).await),
+            (1, 4)
+        );
+
+        // The end of the hand writes its row, with the final next seq.
+        let mut end = append_req("c1", "h1", 4, 1);
+        end.hand_update = Some(completion());
+        s.append(&end).await.unwrap();
+        let after = h.pg_text(version).await;
+        assert!(after.ends_with("/5/completed"), "{after}");
+        let got = s.get_hand("c1", "h1").await.unwrap().unwrap();
+        assert_eq!((got.next_seq, got.status), (5, HandStatus::Completed));
+        assert_eq!(seqs(s, "c1", "h1").await, vec![0, 1, 2, 3, 4]);
+    })
+    .await
 }
 
 // ---------------------------------------------------------------------------------------

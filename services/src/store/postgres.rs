@@ -1,9 +1,12 @@
 //! [`Store`] on PostgreSQL, through a deadpool-postgres pool.
 //!
-//! Writes run in one READ COMMITTED transaction each. An append locks its hand's row
-//! (`FOR NO KEY UPDATE`) before it checks `next_seq`, so two writers of one hand are
-//! serialized and the loser sees a clean conflict. Locks are always taken in the order
-//! idempotency key, hand, table, so writers never deadlock one another.
+//! Writes run in one READ COMMITTED transaction each. Two writers of one hand are
+//! ordered by the primary key of `events`: an append's first event goes in only right
+//! after the hand's last committed event, and a second writer of the same `seq` waits
+//! for the first and then finds it taken (a clean conflict). The hand's row is written
+//! when the hand starts and when it ends, not by every append (see `batch`). Locks are
+//! always taken in the order idempotency key, events, hand, table, so writers never
+//! deadlock one another.
 //!
 //! An append takes no club-wide lock: it queues what it wrote in `log_queue`, in its
 //! own transaction, and the sequencer ([`Store::sequence`]) gives those events their
@@ -20,7 +23,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use deadpool_postgres::{
-    Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod, Runtime,
+    GenericClient, Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod, Runtime,
 };
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
@@ -233,8 +236,19 @@ fn get<'a, T: tokio_postgres::types::FromSql<'a>>(
 // ---------------------------------------------------------------------------------------
 // Rows
 
+/// A hand row's columns, for an INSERT.
 const HAND_COLS: &str = "club_id, hand_id, table_id, game, hand_no, status, next_seq, players, \
      started_ms, ended_ms, outcome, abandon_reason";
+/// A hand row's columns as read (`h` is `hands`). The stored `next_seq` is written when
+/// the hand starts and when it ends, not by the appends in between (their events' primary
+/// key is what orders them, see `batch`), so while the hand is in progress its next
+/// `seq` is one past its last event: one step back along `events_pkey`.
+const HAND_READ: &str = "h.club_id, h.hand_id, h.table_id, h.game, h.hand_no, h.status, \
+     CASE WHEN h.status = 'in_progress' THEN COALESCE( \
+         (SELECT e.seq + 1 FROM events e WHERE e.club_id = h.club_id AND e.hand_id = h.hand_id \
+          ORDER BY e.seq DESC LIMIT 1), h.next_seq) \
+     ELSE h.next_seq END AS next_seq, \
+     h.players, h.started_ms, h.ended_ms, h.outcome, h.abandon_reason";
 /// An event's columns with its gid from `club_log` (`e` is `events`, `l` the club log,
 /// joined on the event).
 const EVENT_COLS: &str =
@@ -439,8 +453,12 @@ async fn next_hand_no_on(
     get(&row, "n")
 }
 
-/// One past the highest `seq` stored for the hand.
-async fn log_end_on(client: &Object, club_id: &str, hand_id: &str) -> Result<i64, StoreError> {
+/// One past the highest `seq` stored for the hand: its next `seq`.
+async fn log_end_on(
+    client: &impl GenericClient,
+    club_id: &str,
+    hand_id: &str,
+) -> Result<i64, StoreError> {
     let stmt = client
         .prepare_cached(
             "SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM events WHERE club_id = $1 AND hand_id = $2",
@@ -748,7 +766,7 @@ impl Store for PgStore {
         let client = self.client().await?;
         let stmt = client
             .prepare_cached(&format!(
-                "SELECT {HAND_COLS} FROM hands WHERE club_id = $1 AND hand_id = $2"
+                "SELECT {HAND_READ} FROM hands h WHERE h.club_id = $1 AND h.hand_id = $2"
             ))
             .await
             .map_err(map_pg)?;
@@ -887,7 +905,7 @@ impl Store for PgStore {
     ) -> Result<Vec<HandRow>, StoreError> {
         let status = filter.status.map(|s| s.as_str());
         let limit = page_limit(filter.limit);
-        let mut sql = format!("SELECT {HAND_COLS} FROM hands h WHERE h.club_id = $1");
+        let mut sql = format!("SELECT {HAND_READ} FROM hands h WHERE h.club_id = $1");
         let mut params: Vec<&(dyn ToSql + Sync)> = vec![&club_id];
         if let Some(t) = &filter.table_id {
             bind(&mut sql, &mut params, " AND h.table_id = $?", t);
@@ -941,8 +959,8 @@ impl Store for PgStore {
         let client = self.client().await?;
         let stmt = client
             .prepare_cached(&format!(
-                "SELECT {HAND_COLS} FROM hands WHERE club_id = $1 AND table_id = $2 AND \
-                    status = 'in_progress'"
+                "SELECT {HAND_READ} FROM hands h WHERE h.club_id = $1 AND h.table_id = $2 \
+                    AND h.status = 'in_progress'"
             ))
             .await
             .map_err(map_pg)?;
@@ -1077,7 +1095,9 @@ async fn create_hand_one(
     }
 }
 
-/// Appends in a transaction of its own.
+/// Appends in a transaction of its own, in the order a batch writes (see `batch`): the
+/// idempotency record, the events (whose primary key decides between two writers of one
+/// `seq`), then the hand's row when the hand ends, the table, the secrets.
 async fn append_one(pool: &Pool, req: &AppendRequest) -> Result<(), StoreError> {
     check_append(req)?;
     let n = i64::try_from(req.events.len())
@@ -1089,10 +1109,7 @@ async fn append_one(pool: &Pool, req: &AppendRequest) -> Result<(), StoreError> 
             insert_idem(&tx, idem).await?;
         }
         let stmt = tx
-            .prepare_cached(
-                "SELECT next_seq, table_id FROM hands WHERE club_id = $1 AND \
-                    hand_id = $2 FOR NO KEY UPDATE",
-            )
+            .prepare_cached("SELECT table_id FROM hands WHERE club_id = $1 AND hand_id = $2")
             .await
             .map_err(map_pg)?;
         let row = tx
@@ -1100,16 +1117,46 @@ async fn append_one(pool: &Pool, req: &AppendRequest) -> Result<(), StoreError> 
             .await
             .map_err(map_pg)?
             .ok_or(StoreError::NotFound("hand"))?;
-        let next_seq: i64 = get(&row, "next_seq")?;
-        if next_seq != req.expected_seq {
+        let hand_table: String = get(&row, "table_id")?;
+        let found = log_end_on(&tx, &req.club_id, &req.hand_id).await?;
+        if found != req.expected_seq {
             return Err(StoreError::Conflict {
                 expected: req.expected_seq,
-                found: next_seq,
+                found,
             }
             .into());
         }
+        // A writer that got here first with the same `seq` makes this a unique
+        // violation (after waiting for its commit): `SeqTaken`, below.
+        insert_events(&tx, &req.events).await?;
+        if let Some(hu) = &req.hand_update {
+            let stmt = tx
+                .prepare_cached(
+                    "UPDATE hands SET next_seq = $3, \
+                         status = $4, \
+                         ended_ms = COALESCE($5, ended_ms), \
+                         outcome = COALESCE($6, outcome), \
+                         abandon_reason = COALESCE($7, abandon_reason) \
+                     WHERE club_id = $1 AND hand_id = $2",
+                )
+                .await
+                .map_err(map_pg)?;
+            tx.execute(
+                &stmt,
+                &[
+                    &req.club_id,
+                    &req.hand_id,
+                    &(req.expected_seq + n),
+                    &hu.status.as_str(),
+                    &hu.ended_ms,
+                    &hu.outcome,
+                    &hu.abandon_reason,
+                ],
+            )
+            .await
+            .map_err(map_pg)?;
+        }
         if let Some(tu) = &req.table_update {
-            let hand_table: String = get(&row, "table_id")?;
             if hand_table != tu.table_id {
                 return Err(Fail::Store(StoreError::Internal(
                     "append: table update for another table".into(),
@@ -1155,33 +1202,6 @@ async fn append_one(pool: &Pool, req: &AppendRequest) -> Result<(), StoreError> 
                 .into());
             }
         }
-        insert_events(&tx, &req.events).await?;
-        let stmt = tx
-            .prepare_cached(
-                "UPDATE hands SET next_seq = $3, \
-                     status = COALESCE($4, status), \
-                     ended_ms = COALESCE($5, ended_ms), \
-                     outcome = COALESCE($6, outcome), \
-                     abandon_reason = COALESCE($7, abandon_reason) \
-                 WHERE club_id = $1 AND hand_id = $2",
-            )
-            .await
-            .map_err(map_pg)?;
-        let hu = req.hand_update.as_ref();
-        tx.execute(
-            &stmt,
-            &[
-                &req.club_id,
-                &req.hand_id,
-                &(req.expected_seq + n),
-                &hu.map(|u| u.status.as_str()),
-                &hu.and_then(|u| u.ended_ms),
-                &hu.and_then(|u| u.outcome.as_ref()),
-                &hu.and_then(|u| u.abandon_reason.as_deref()),
-            ],
-        )
-        .await
-        .map_err(map_pg)?;
         insert_secrets(&tx, &req.new_secrets).await?;
         Ok(())
     }
@@ -1190,15 +1210,10 @@ async fn append_one(pool: &Pool, req: &AppendRequest) -> Result<(), StoreError> 
         Ok(()) => commit(tx).await,
         Err(Fail::Store(e)) => Err(e),
         Err(Fail::SeqTaken | Fail::HandNoTaken) => {
-            // A unique violation on (club_id, hand_id, seq): an event row the
-            // hand's next_seq does not account for. Report where the log ends.
+            // A unique violation on (club_id, hand_id, seq): another writer's event at
+            // this seq committed first. Report where the log ends now.
             let _ = tx.rollback().await;
             let found = log_end_on(&client, &req.club_id, &req.hand_id).await?;
-            tracing::warn!(
-                club_id = %req.club_id,
-                hand_id = %req.hand_id,
-                "event row beyond next_seq"
-            );
             Err(StoreError::Conflict {
                 expected: req.expected_seq,
                 found,

@@ -6,21 +6,30 @@
 //! leaders) each take up to [`MAX_BATCH`] of them, at most one per hand and none whose
 //! hand or idempotency key is in another leader's batch, and write them together:
 //!
-//! * a batch of plain appends (no idempotency key, no table update: nearly all of
-//!   them) is ONE statement in autocommit (`plain_statement`): it advances every hand
-//!   whose `next_seq` is the expected one, and for those inserts the events, their
-//!   `log_queue` rows and the secrets;
+//! * a batch of plain appends (no idempotency key, no hand or table update: nearly all
+//!   of them) is ONE statement in autocommit (`plain_statement`): it inserts the first
+//!   event of each append where its hand's log ends just before it, and for those the
+//!   other events, their `log_queue` rows and the secrets;
 //! * any other batch is one transaction of a few statements whatever its size:
 //!   1. the idempotency records (one statement per write that has one): a used key
 //!      refuses its write before it writes anything;
 //!   2. each new hand with its player projection (one statement per new hand);
-//!   3. every append's hand in one `UPDATE ... WHERE next_seq = expected`: it locks,
-//!      checks and advances each hand; a hand it does not match refuses its write
-//!      (conflict, or unknown hand), which has written nothing;
-//!   4. the tables' new match states (one statement per hand that ends);
+//!   3. every append's first event in one statement, as in the plain statement; an
+//!      append whose first event does not go in is refused (conflict, or unknown hand),
+//!      having written nothing else;
+//!   4. the rows of hands that end and the tables' new match states (one statement
+//!      each per hand that ends);
 //!   5. all sealed secrets in one statement;
-//!   6. last, all the events and their `log_queue` rows in one statement;
+//!   6. last, all the other events and the `log_queue` rows in one statement;
 //!   7. COMMIT: one WAL flush for the whole batch.
+//!
+//! A hand's writers are ordered by the primary key of `events`, not by the hand's row:
+//! an append's first event goes in only if the event before it is there (committed) and
+//! no other writer's event has its `seq`; a writer of the same `seq` still in flight is
+//! waited for (`ON CONFLICT DO NOTHING`), and a later `seq` cannot go in before this one
+//! commits. So the hand's row is written when the hand starts and when it ends, and not
+//! by the appends in between; its stored `next_seq` is exact only once the hand is over,
+//! and readers take an in-progress hand's from its last event (`HAND_READ`).
 //!
 //! Plain appends and other writes go in separate batches, so that one hand starting or
 //! ending does not send a batch of plain appends down the longer path.
@@ -31,9 +40,9 @@
 //! tried again without it. A write whose own statement (1, 2) hit a database error is
 //! left out the same way and retried alone afterwards, on the one-transaction-per-write
 //! path that gives it its exact error; a database error in a statement shared by the
-//! whole batch (3, 5, 6, or the plain statement) sends every write of the batch there.
-//! The guarantees are those of one write per transaction: `next_seq` checked under the
-//! hand's row lock, all of a write or none of it.
+//! whole batch (3, 4, 5, 6, or the plain statement) sends every write of the batch
+//! there. The guarantees are those of one write per transaction: the hand's next `seq`
+//! checked against the stored events, all of a write or none of it.
 //!
 //! One difference: a caller that stops waiting (its future is dropped) no longer
 //! cancels its write; the write still commits or fails with its batch.
@@ -44,8 +53,6 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use deadpool_postgres::{GenericClient, Pool, Transaction};
 use serde_json::Value;
 use tokio::sync::{oneshot, Notify};
-
-use crate::store::HandUpdate;
 
 use super::{
     append_one, client_of, create_hand_one, map_pg, new_hand_params, AppendRequest, EventRow,
@@ -431,14 +438,17 @@ async fn run(pool: &Pool, batch: &[Pending]) -> Vec<Result<(), StoreError>> {
     results
 }
 
-/// An append that only writes its hand, events and secrets.
+/// An append that only writes events and secrets: not the hand's row, its table or an
+/// idempotency record.
 fn is_plain(op: &Op) -> bool {
-    matches!(op, Op::Append(r) if r.idem.is_none() && r.table_update.is_none())
+    matches!(op, Op::Append(r)
+        if r.idem.is_none() && r.hand_update.is_none() && r.table_update.is_none())
 }
 
-/// Plain appends in ONE statement, committed on its own (autocommit): advances every
-/// hand whose `next_seq` is the expected one, then, for those, inserts the events, the
-/// queue rows for the club's order and the secrets. One round trip and one WAL flush
+/// Plain appends in ONE statement, committed on its own (autocommit): inserts the first
+/// event of every append whose hand's log ends just before it ([`first_events_sql`]),
+/// then, for those, the other events, the queue rows for the club's order and the
+/// secrets. One round trip and one WAL flush
 /// for the lot. The outcome of each, in `idx` order (`None`: not written, to be
 /// retried alone); `Err` when the statement failed (then each is retried alone;
 /// nothing was written).
@@ -454,42 +464,47 @@ async fn plain_statement(
             Op::Create { .. } => None,
         })
         .collect();
-    // Hands are locked in hand id order, as everywhere.
+    // In hand id order, as everywhere.
     let mut order: Vec<usize> = (0..reqs.len()).collect();
     order.sort_by(|&a, &b| reqs[a].hand_id.cmp(&reqs[b].hand_id));
     let sorted: Vec<&AppendRequest> = order.iter().map(|&k| reqs[k]).collect();
     let club = sorted[0].club_id.as_str();
-    let h = HandCols::new(&sorted);
-    let events: Vec<&EventRow> = sorted.iter().flat_map(|r| r.events.iter()).collect();
-    let e = EventCols::new(&events);
+    let firsts: Vec<&EventRow> = sorted.iter().filter_map(|r| r.events.first()).collect();
+    let f = EventCols::new(&firsts);
+    let rest: Vec<&EventRow> = sorted
+        .iter()
+        .flat_map(|r| r.events.iter().skip(1))
+        .collect();
+    let e = EventCols::new(&rest);
+    let q = QueueCols::new(sorted.iter().map(|r| r.events.as_slice()));
     let secrets: Vec<&SecretRow> = sorted.iter().flat_map(|r| r.new_secrets.iter()).collect();
     let x = SecretCols::new(&secrets);
     let client = client_of(pool).await?;
     let stmt = client
         .prepare_cached(
             concat!(
-                "WITH u AS (",
-                update_hands_sql!(),
-                " RETURNING h.hand_id, h.next_seq, \
-                     h.next_seq - ($3::int8[])[array_position($2::text[], h.hand_id)] AS n), \
-             i AS ( \
+                "WITH f AS (",
+                first_events_sql!(),
+                "), \
+             r AS ( \
                  INSERT INTO events \
                  (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
-                 SELECT $1, e.hand_id, e.seq, e.kind, e.hash, e.prev_hash, e.record, \
-                        e.created_ms \
+                 SELECT $1, e.* \
                  FROM unnest($9::text[], $10::int8[], $11::text[], $12::text[], $13::text[], \
                              $14::jsonb[], $15::int8[]) \
                       AS e(hand_id, seq, kind, hash, prev_hash, record, created_ms) \
-                 WHERE e.hand_id IN (SELECT hand_id FROM u)), \
+                 WHERE e.hand_id IN (SELECT hand_id FROM f)), \
              q AS ( \
                  INSERT INTO log_queue (club_id, hand_id, from_seq, to_seq) \
-                 SELECT $1, u.hand_id, u.next_seq - u.n, u.next_seq FROM u), \
+                 SELECT $1, q.* \
+                 FROM unnest($16::text[], $17::int8[], $18::int8[]) AS q(hand_id, from_seq, to_seq) \
+                 WHERE q.hand_id IN (SELECT hand_id FROM f)), \
              s AS ( \
                  INSERT INTO hand_secrets (club_id, hand_id, shuffle, sealed) \
-                 SELECT $1, x.hand_id, x.shuffle, x.sealed \
-                 FROM unnest($16::text[], $17::int4[], $18::bytea[]) AS x(hand_id, shuffle, sealed) \
-                 WHERE x.hand_id IN (SELECT hand_id FROM u)) \
-             SELECT hand_id FROM u"
+                 SELECT $1, x.* \
+                 FROM unnest($19::text[], $20::int4[], $21::bytea[]) AS x(hand_id, shuffle, sealed) \
+                 WHERE x.hand_id IN (SELECT hand_id FROM f)) \
+             SELECT hand_id FROM f"
             ),
         )
         .await
@@ -498,24 +513,9 @@ async fn plain_statement(
         .query(
             &stmt,
             &[
-                &club,
-                &h.ids,
-                &h.expected,
-                &h.next,
-                &h.status,
-                &h.ended,
-                &h.outcome,
-                &h.reason,
-                &e.hand,
-                &e.seq,
-                &e.kind,
-                &e.hash,
-                &e.prev,
-                &e.record,
-                &e.created,
-                &x.hand,
-                &x.shuffle,
-                &x.sealed,
+                &club, &f.hand, &f.seq, &f.kind, &f.hash, &f.prev, &f.record, &f.created, &e.hand,
+                &e.seq, &e.kind, &e.hash, &e.prev, &e.record, &e.created, &q.hand, &q.from, &q.to,
+                &x.hand, &x.shuffle, &x.sealed,
             ],
         )
         .await
@@ -538,7 +538,7 @@ async fn plain_statement(
     let found: Option<HashMap<String, i64>> = if missed.is_empty() {
         Some(HashMap::new())
     } else {
-        hands_next_seq(&client, club, &missed).await.ok()
+        next_seqs(&client, club, &missed).await.ok()
     };
     Ok(reqs
         .drain(..)
@@ -547,15 +547,21 @@ async fn plain_statement(
                 return Some(Ok(()));
             }
             let found = found.as_ref()?;
-            Some(Err(match found.get(&r.hand_id) {
-                None => StoreError::NotFound("hand"),
-                Some(&n) => StoreError::Conflict {
-                    expected: r.expected_seq,
-                    found: n,
-                },
-            }))
+            Some(Err(refusal(r, found)))
         })
         .collect())
+}
+
+/// Why an append whose first event did not go in was refused: its hand is unknown, or
+/// its `expected_seq` is not the hand's next `seq` (`found`, from [`next_seqs`]).
+fn refusal(r: &AppendRequest, found: &HashMap<String, i64>) -> StoreError {
+    match found.get(&r.hand_id) {
+        None => StoreError::NotFound("hand"),
+        Some(&n) => StoreError::Conflict {
+            expected: r.expected_seq,
+            found: n,
+        },
+    }
 }
 
 /// How one attempt at a batch's transaction ended.
@@ -651,50 +657,39 @@ async fn stage_all(
         }
     }
 
-    // 3. Every append's hand, in one statement: locked, checked against expected_seq
-    //    and advanced where it matches.
-    let appends: Vec<usize> = live
+    // 3. Every append's first event, in one statement: it goes in only where the
+    //    hand's log ends just before it (its `seq - 1` is there and its `seq` is not),
+    //    and once it is in, no other writer can append at that `seq` until this
+    //    transaction ends. An append whose first event did not go in is refused.
+    let appends: Vec<&AppendRequest> = live
         .iter()
-        .copied()
-        .filter(|&i| matches!(batch[i].op, Op::Append(_)))
+        .filter_map(|&i| match &batch[i].op {
+            Op::Append(r) => Some(r),
+            Op::Create { .. } => None,
+        })
         .collect();
-    let mut tables: HashMap<String, String> = HashMap::new();
+    let mut appended: HashSet<String> = HashSet::new();
     if !appends.is_empty() {
-        let reqs: Vec<&AppendRequest> = appends
-            .iter()
-            .filter_map(|&i| match &batch[i].op {
-                Op::Append(r) => Some(r),
-                Op::Create { .. } => None,
-            })
-            .collect();
-        for row in update_hands(tx, &reqs).await.map_err(database)? {
-            let hand: String = row.try_get(0).map_err(|_| Attempt::Database)?;
-            let table: String = row.try_get(1).map_err(|_| Attempt::Database)?;
-            tables.insert(hand, table);
+        let club = appends[0].club_id.as_str();
+        let firsts: Vec<&EventRow> = appends.iter().filter_map(|r| r.events.first()).collect();
+        for row in first_events(tx, club, &firsts).await.map_err(database)? {
+            appended.insert(row.try_get(0).map_err(|_| Attempt::Database)?);
         }
-        let missed: Vec<&str> = reqs
+        let missed: Vec<&str> = appends
             .iter()
-            .filter(|r| !tables.contains_key(&r.hand_id))
+            .filter(|r| !appended.contains(&r.hand_id))
             .map(|r| r.hand_id.as_str())
             .collect();
         if !missed.is_empty() {
-            let found = hands_next_seq(tx, &reqs[0].club_id, &missed)
-                .await
-                .map_err(database)?;
-            for &i in &appends {
+            let found = next_seqs(tx, club, &missed).await.map_err(database)?;
+            for &i in &live {
                 let Op::Append(r) = &batch[i].op else {
                     continue;
                 };
-                if tables.contains_key(&r.hand_id) {
+                if appended.contains(&r.hand_id) {
                     continue;
                 }
-                let e = match found.get(&r.hand_id) {
-                    None => StoreError::NotFound("hand"),
-                    Some(&n) => StoreError::Conflict {
-                        expected: r.expected_seq,
-                        found: n,
-                    },
-                };
+                let e = refusal(r, &found);
                 if wrote_idem[i] {
                     return Err(Attempt::Restart(i, Some(e)));
                 }
@@ -705,18 +700,23 @@ async fn stage_all(
     let live: Vec<usize> = live
         .into_iter()
         .filter(|&i| match &batch[i].op {
-            Op::Append(r) => tables.contains_key(&r.hand_id),
+            Op::Append(r) => appended.contains(&r.hand_id),
             Op::Create { .. } => true,
         })
         .collect();
 
-    // 4. Tables' new match states (at the end of a hand).
+    // 4. The rows of hands that end (status, outcome, final `next_seq`), one statement
+    //    each, and the tables' new match states.
     for &i in &live {
         let Op::Append(r) = &batch[i].op else {
             continue;
         };
+        if r.hand_update.is_none() && r.table_update.is_none() {
+            continue;
+        }
+        let table = update_hand_row(tx, r).await.map_err(database)?;
         if let Some(tu) = &r.table_update {
-            if tables.get(&r.hand_id) != Some(&tu.table_id) {
+            if table.as_deref() != Some(tu.table_id.as_str()) {
                 return Err(Attempt::Restart(
                     i,
                     Some(StoreError::Internal(
@@ -796,105 +796,87 @@ async fn stage_create(tx: &Transaction<'_>, hand: &HandRow) -> Result<(), tokio_
     Ok(())
 }
 
-/// Advances every hand whose `next_seq` is the expected one; returns `(hand_id,
-/// table_id)` of those.
+/// Inserts the first event of each append (`$1` club, `$2`..`$8` the event columns as
+/// [`EventCols`] lists them) where its hand's log ends just before it: its `seq - 1` is
+/// there, and its `seq` is not (`ON CONFLICT DO NOTHING`, which waits for a writer of
+/// that `seq` still in flight). Returns the hands whose event went in.
 ///
-/// No join with an `unnest` of the arrays: each hand finds its values with
-/// `array_position` (the ids are distinct), and `hand_id = ANY($2)` puts the batch's ids
-/// in the index condition. Both join forms tried did much more work than the update:
-/// on a young table with stale statistics PostgreSQL walked all of the club's hands
-/// per batch, and with the ids in the index condition it still re-scanned the
-/// `unnest` for every hand, building a whole-row copy of each of its rows for
-/// `UPDATE ... FROM` (O(n²) per batch; 20% of the backends' CPU in the append
-/// benchmark). The same holds for the plain-append statement.
-async fn update_hands(
+/// This, not the hand's row, orders a hand's writers: a plain append never writes
+/// `hands`. The check is a scalar subquery, not `EXISTS`, so PostgreSQL cannot turn it
+/// into a join that walks the club's events; it and the conflict check are lookups of
+/// `events_pkey`, the only index of `events`. (A batch `UPDATE hands ... WHERE hand_id =
+/// ANY(...)` was planned, on young statistics, as a walk of every hand of the club
+/// through another index: 1,100 rows read per batch after a minute of the benchmark,
+/// growing with the club.)
+macro_rules! first_events_sql {
+    () => {
+        "INSERT INTO events \
+         (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
+         SELECT $1, e.* \
+         FROM unnest($2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], \
+                     $7::jsonb[], $8::int8[]) \
+              AS e(hand_id, seq, kind, hash, prev_hash, record, created_ms) \
+         WHERE (SELECT p.seq FROM events p \
+                WHERE p.club_id = $1 AND p.hand_id = e.hand_id AND p.seq = e.seq - 1) \
+               IS NOT NULL \
+         ON CONFLICT (club_id, hand_id, seq) DO NOTHING \
+         RETURNING hand_id"
+    };
+}
+use first_events_sql;
+
+/// [`first_events_sql`] on its own, in a batch's transaction.
+async fn first_events(
     tx: &Transaction<'_>,
-    reqs: &[&AppendRequest],
+    club: &str,
+    firsts: &[&EventRow],
 ) -> Result<Vec<tokio_postgres::Row>, tokio_postgres::Error> {
-    let h = HandCols::new(reqs);
-    let stmt = tx
-        .prepare_cached(concat!(
-            update_hands_sql!(),
-            " RETURNING h.hand_id, h.table_id"
-        ))
-        .await?;
+    let f = EventCols::new(firsts);
+    let stmt = tx.prepare_cached(first_events_sql!()).await?;
     tx.query(
         &stmt,
         &[
-            &reqs[0].club_id,
-            &h.ids,
-            &h.expected,
-            &h.next,
-            &h.status,
-            &h.ended,
-            &h.outcome,
-            &h.reason,
+            &club, &f.hand, &f.seq, &f.kind, &f.hash, &f.prev, &f.record, &f.created,
         ],
     )
     .await
 }
 
-/// The hand update shared by both batch paths: parameters `$1` club, `$2` hand ids,
-/// `$3` expected `next_seq`, `$4` new `next_seq`, `$5`..`$8` status, ended_ms, outcome,
-/// abandon reason (NULL: unchanged), as [`HandCols`] lists them. See [`update_hands`]
-/// for why it is written without a join.
-macro_rules! update_hands_sql {
-    () => {
-        "UPDATE hands AS h SET \
-             next_seq = ($4::int8[])[array_position($2::text[], h.hand_id)], \
-             status = COALESCE(($5::text[])[array_position($2::text[], h.hand_id)], \
-                               h.status), \
-             ended_ms = COALESCE(($6::int8[])[array_position($2::text[], h.hand_id)], \
-                                 h.ended_ms), \
-             outcome = COALESCE(($7::jsonb[])[array_position($2::text[], h.hand_id)], \
-                                h.outcome), \
-             abandon_reason = COALESCE( \
-                 ($8::text[])[array_position($2::text[], h.hand_id)], h.abandon_reason) \
-         WHERE h.club_id = $1 AND h.hand_id = ANY($2::text[]) \
-           AND h.next_seq = ($3::int8[])[array_position($2::text[], h.hand_id)]"
-    };
-}
-use update_hands_sql;
-
-/// The appends' hand columns, one element per append, for [`update_hands_sql`].
-struct HandCols<'a> {
-    ids: Vec<&'a str>,
-    expected: Vec<i64>,
-    next: Vec<i64>,
-    status: Vec<Option<&'a str>>,
-    ended: Vec<Option<i64>>,
-    outcome: Vec<Option<&'a Value>>,
-    reason: Vec<Option<&'a str>>,
-}
-
-impl<'a> HandCols<'a> {
-    fn new(reqs: &[&'a AppendRequest]) -> Self {
-        let hu = |r: &&'a AppendRequest| -> Option<&'a HandUpdate> { r.hand_update.as_ref() };
-        HandCols {
-            ids: reqs.iter().map(|r| r.hand_id.as_str()).collect(),
-            expected: reqs.iter().map(|r| r.expected_seq).collect(),
-            next: reqs
-                .iter()
-                .map(|r| r.expected_seq + i64::try_from(r.events.len()).unwrap_or(i64::MAX))
-                .collect(),
-            status: reqs
-                .iter()
-                .map(|r| hu(r).map(|u| u.status.as_str()))
-                .collect(),
-            ended: reqs
-                .iter()
-                .map(|r| hu(r).and_then(|u| u.ended_ms))
-                .collect(),
-            outcome: reqs
-                .iter()
-                .map(|r| hu(r).and_then(|u| u.outcome.as_ref()))
-                .collect(),
-            reason: reqs
-                .iter()
-                .map(|r| hu(r).and_then(|u| u.abandon_reason.as_deref()))
-                .collect(),
-        }
-    }
+/// Records the end of a hand (status, end time, outcome, abandon reason, final
+/// `next_seq`) and returns its table; `None` for an unknown hand. Once the append's
+/// first event is in, no other writer of the hand gets this far.
+async fn update_hand_row(
+    tx: &Transaction<'_>,
+    r: &AppendRequest,
+) -> Result<Option<String>, tokio_postgres::Error> {
+    let hu = r.hand_update.as_ref();
+    let next = r.expected_seq + i64::try_from(r.events.len()).unwrap_or(i64::MAX);
+    let stmt = tx
+        .prepare_cached(
+            "UPDATE hands SET next_seq = $3, \
+                 status = COALESCE($4, status), \
+                 ended_ms = COALESCE($5, ended_ms), \
+                 outcome = COALESCE($6, outcome), \
+                 abandon_reason = COALESCE($7, abandon_reason) \
+             WHERE club_id = $1 AND hand_id = $2 \
+             RETURNING table_id",
+        )
+        .await?;
+    let row = tx
+        .query_opt(
+            &stmt,
+            &[
+                &r.club_id,
+                &r.hand_id,
+                &next,
+                &hu.map(|u| u.status.as_str()),
+                &hu.and_then(|u| u.ended_ms),
+                &hu.and_then(|u| u.outcome.as_ref()),
+                &hu.and_then(|u| u.abandon_reason.as_deref()),
+            ],
+        )
+        .await?;
+    row.map(|r| r.try_get(0)).transpose()
 }
 
 /// Event columns, one element per event (the club is a parameter of its own).
@@ -939,21 +921,54 @@ impl<'a> SecretCols<'a> {
     }
 }
 
-/// `next_seq` of the hands that exist among `ids`.
-async fn hands_next_seq(
+/// The next `seq` (one past the last event) of each hand that exists among `ids`.
+/// One lookup per hand by its primary key: only appends that were refused come here.
+async fn next_seqs(
     client: &impl GenericClient,
     club: &str,
     ids: &[&str],
 ) -> Result<HashMap<String, i64>, tokio_postgres::Error> {
     let stmt = client
         .prepare_cached(
-            "SELECT hand_id, next_seq FROM hands WHERE club_id = $1 AND hand_id = ANY($2::text[])",
+            "SELECT COALESCE((SELECT e.seq + 1 FROM events e \
+                              WHERE e.club_id = h.club_id AND e.hand_id = h.hand_id \
+                              ORDER BY e.seq DESC LIMIT 1), 0) \
+             FROM hands h WHERE h.club_id = $1 AND h.hand_id = $2",
         )
         .await?;
-    let rows = client.query(&stmt, &[&club, &ids]).await?;
-    rows.iter()
-        .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-        .collect()
+    let mut found = HashMap::new();
+    for id in ids {
+        if let Some(row) = client.query_opt(&stmt, &[&club, id]).await? {
+            found.insert((*id).to_owned(), row.try_get(0)?);
+        }
+    }
+    Ok(found)
+}
+
+/// Queue rows for the club's order, one per write: its hand and the `seq` range
+/// `from..to` of its events.
+struct QueueCols<'a> {
+    hand: Vec<&'a str>,
+    from: Vec<i64>,
+    to: Vec<i64>,
+}
+
+impl<'a> QueueCols<'a> {
+    fn new(writes: impl Iterator<Item = &'a [EventRow]>) -> Self {
+        let mut q = QueueCols {
+            hand: Vec::new(),
+            from: Vec::new(),
+            to: Vec::new(),
+        };
+        for evs in writes {
+            if let (Some(first), Some(last)) = (evs.first(), evs.last()) {
+                q.hand.push(first.hand_id.as_str());
+                q.from.push(first.seq);
+                q.to.push(last.seq + 1);
+            }
+        }
+        q
+    }
 }
 
 /// The table's new match state if its version is the expected one; else why not.
@@ -1023,8 +1038,9 @@ async fn insert_secrets(
     Ok(())
 }
 
-/// The last statement of the batch: inserts the events of every accepted write, and
-/// queues each write's events for the club's order. `false` if not every event went in.
+/// The last statement of the batch: inserts the events of every accepted write but the
+/// appends' first ones (in already, step 3), and queues each write's events for the
+/// club's order. `false` if not every event went in.
 async fn insert_events(
     tx: &Transaction<'_>,
     batch: &[Pending],
@@ -1032,25 +1048,15 @@ async fn insert_events(
 ) -> Result<bool, tokio_postgres::Error> {
     let events: Vec<&EventRow> = accepted
         .iter()
-        .flat_map(|&i| batch[i].op.events())
+        .flat_map(|&i| {
+            // An append's first event is in already (step 3); a new hand's is not.
+            let skip = usize::from(matches!(batch[i].op, Op::Append(_)));
+            batch[i].op.events().iter().skip(skip)
+        })
         .collect();
     let club = batch[accepted[0]].op.club();
     let n = i64::try_from(events.len()).unwrap_or(i64::MAX);
-    // One queue row per write: its hand's events from..to.
-    let spans: Vec<(&str, i64, i64)> = accepted
-        .iter()
-        .filter_map(|&i| {
-            let evs = batch[i].op.events();
-            Some((
-                evs.first()?.hand_id.as_str(),
-                evs.first()?.seq,
-                evs.last()?.seq + 1,
-            ))
-        })
-        .collect();
-    let q_hand: Vec<&str> = spans.iter().map(|s| s.0).collect();
-    let q_from: Vec<i64> = spans.iter().map(|s| s.1).collect();
-    let q_to: Vec<i64> = spans.iter().map(|s| s.2).collect();
+    let q = QueueCols::new(accepted.iter().map(|&i| batch[i].op.events()));
     let e = EventCols::new(&events);
     let stmt = tx
         .prepare_cached(
@@ -1070,7 +1076,7 @@ async fn insert_events(
         .execute(
             &stmt,
             &[
-                &club, &q_hand, &q_from, &q_to, &e.hand, &e.seq, &e.kind, &e.hash, &e.prev,
+                &club, &q.hand, &q.from, &q.to, &e.hand, &e.seq, &e.kind, &e.hash, &e.prev,
                 &e.record, &e.created,
             ],
         )
