@@ -199,6 +199,10 @@ impl TestApp {
             child,
             http: Client::builder()
                 .timeout(Duration::from_secs(60))
+                // The server closes a keep-alive connection after 5 s idle; a pooled
+                // one reused just then fails to send ("connection closed before
+                // message completed"). Never reuse one that idled for 2 s.
+                .pool_idle_timeout(Duration::from_secs(2))
                 .build()
                 .expect("client"),
             flags,
