@@ -1584,13 +1584,25 @@ async fn pg_plain_appends_leave_the_hand_row_alone() {
                        WHERE club_id = 'c1' AND hand_id = 'h1'";
         let before = h.pg_text(version).await;
         assert!(before.ends_with("/1/in_progress"), "{before}");
+        // Two events, then one with the secret of a new shuffle: the statement's
+        // optional parts.
         s.append(&append_req("c1", "h1", 1, 2)).await.unwrap();
-        s.append(&append_req("c1", "h1", 3, 1)).await.unwrap();
+        let mut with_secret = append_req("c1", "h1", 3, 1);
+        with_secret.new_secrets = vec![secret("c1", "h1", 1)];
+        s.append(&with_secret).await.unwrap();
         assert_eq!(
             h.pg_text(version).await,
             before,
             "the hand's row is untouched"
         );
+        let shuffles: Vec<i32> = s
+            .get_secrets("c1", "h1")
+            .await
+            .unwrap()
+            .iter()
+            .map(|x| x.shuffle)
+            .collect();
+        assert_eq!(shuffles, vec![1]);
 
         let got = s.get_hand("c1", "h1").await.unwrap().unwrap();
         assert_eq!(got.next_seq, 4);

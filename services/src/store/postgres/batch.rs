@@ -53,6 +53,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use deadpool_postgres::{GenericClient, Pool, Transaction};
 use serde_json::Value;
 use tokio::sync::{oneshot, Notify};
+use tokio_postgres::types::ToSql;
 
 use super::{
     append_one, client_of, create_hand_one, map_pg, new_hand_params, AppendRequest, EventRow,
@@ -479,47 +480,55 @@ async fn plain_statement(
     let q = QueueCols::new(sorted.iter().map(|r| r.events.as_slice()));
     let secrets: Vec<&SecretRow> = sorted.iter().flat_map(|r| r.new_secrets.iter()).collect();
     let x = SecretCols::new(&secrets);
-    let client = client_of(pool).await?;
-    let stmt = client
-        .prepare_cached(
-            concat!(
-                "WITH f AS (",
-                first_events_sql!(),
-                "), \
-             r AS ( \
+    // The statement names only the parts this batch has: nearly every append is one
+    // event without a new shuffle, and each part of the statement costs its setup on
+    // every execution even when it has no row.
+    let mut sql = String::from(concat!("WITH f AS (", first_events_sql!(), ")"));
+    let mut params: Vec<&(dyn ToSql + Sync)> = vec![
+        &club, &f.hand, &f.seq, &f.kind, &f.hash, &f.prev, &f.record, &f.created,
+    ];
+    if !rest.is_empty() {
+        sql.push_str(&format!(
+            ", r AS ( \
                  INSERT INTO events \
                  (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
-                 SELECT $1, e.* \
-                 FROM unnest($9::text[], $10::int8[], $11::text[], $12::text[], $13::text[], \
-                             $14::jsonb[], $15::int8[]) \
+                 SELECT $1, e.* FROM unnest({}) \
                       AS e(hand_id, seq, kind, hash, prev_hash, record, created_ms) \
-                 WHERE e.hand_id IN (SELECT hand_id FROM f)), \
-             q AS ( \
-                 INSERT INTO log_queue (club_id, hand_id, from_seq, to_seq) \
-                 SELECT $1, q.* \
-                 FROM unnest($16::text[], $17::int8[], $18::int8[]) AS q(hand_id, from_seq, to_seq) \
-                 WHERE q.hand_id IN (SELECT hand_id FROM f)), \
-             s AS ( \
+                 WHERE e.hand_id IN (SELECT hand_id FROM f))",
+            placeholders(params.len(), EventCols::TYPES)
+        ));
+        params.extend([
+            &e.hand as &(dyn ToSql + Sync),
+            &e.seq,
+            &e.kind,
+            &e.hash,
+            &e.prev,
+            &e.record,
+            &e.created,
+        ]);
+    }
+    sql.push_str(&format!(
+        ", q AS ( \
+             INSERT INTO log_queue (club_id, hand_id, from_seq, to_seq) \
+             SELECT $1, q.* FROM unnest({}) AS q(hand_id, from_seq, to_seq) \
+             WHERE q.hand_id IN (SELECT hand_id FROM f))",
+        placeholders(params.len(), QueueCols::TYPES)
+    ));
+    params.extend([&q.hand as &(dyn ToSql + Sync), &q.from, &q.to]);
+    if !secrets.is_empty() {
+        sql.push_str(&format!(
+            ", s AS ( \
                  INSERT INTO hand_secrets (club_id, hand_id, shuffle, sealed) \
-                 SELECT $1, x.* \
-                 FROM unnest($19::text[], $20::int4[], $21::bytea[]) AS x(hand_id, shuffle, sealed) \
-                 WHERE x.hand_id IN (SELECT hand_id FROM f)) \
-             SELECT hand_id FROM f"
-            ),
-        )
-        .await
-        .map_err(map_pg)?;
-    let rows = client
-        .query(
-            &stmt,
-            &[
-                &club, &f.hand, &f.seq, &f.kind, &f.hash, &f.prev, &f.record, &f.created, &e.hand,
-                &e.seq, &e.kind, &e.hash, &e.prev, &e.record, &e.created, &q.hand, &q.from, &q.to,
-                &x.hand, &x.shuffle, &x.sealed,
-            ],
-        )
-        .await
-        .map_err(map_pg)?;
+                 SELECT $1, x.* FROM unnest({}) AS x(hand_id, shuffle, sealed) \
+                 WHERE x.hand_id IN (SELECT hand_id FROM f))",
+            placeholders(params.len(), SecretCols::TYPES)
+        ));
+        params.extend([&x.hand as &(dyn ToSql + Sync), &x.shuffle, &x.sealed]);
+    }
+    sql.push_str(" SELECT hand_id FROM f");
+    let client = client_of(pool).await?;
+    let stmt = client.prepare_cached(&sql).await.map_err(map_pg)?;
+    let rows = client.query(&stmt, &params).await.map_err(map_pg)?;
     let mut done: HashSet<String> = HashSet::new();
     for r in &rows {
         done.insert(
@@ -562,6 +571,16 @@ fn refusal(r: &AppendRequest, found: &HashMap<String, i64>) -> StoreError {
             found: n,
         },
     }
+}
+
+/// `$n::type, ...` for parameters numbered from `after + 1`, one per type.
+fn placeholders(after: usize, types: &[&str]) -> String {
+    types
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!("${}::{t}", after + 1 + i))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// How one attempt at a batch's transaction ended.
@@ -891,6 +910,10 @@ struct EventCols<'a> {
 }
 
 impl<'a> EventCols<'a> {
+    const TYPES: &'static [&'static str] = &[
+        "text[]", "int8[]", "text[]", "text[]", "text[]", "jsonb[]", "int8[]",
+    ];
+
     fn new(events: &[&'a EventRow]) -> Self {
         EventCols {
             hand: events.iter().map(|e| e.hand_id.as_str()).collect(),
@@ -912,6 +935,8 @@ struct SecretCols<'a> {
 }
 
 impl<'a> SecretCols<'a> {
+    const TYPES: &'static [&'static str] = &["text[]", "int4[]", "bytea[]"];
+
     fn new(secrets: &[&'a SecretRow]) -> Self {
         SecretCols {
             hand: secrets.iter().map(|s| s.hand_id.as_str()).collect(),
@@ -954,6 +979,8 @@ struct QueueCols<'a> {
 }
 
 impl<'a> QueueCols<'a> {
+    const TYPES: &'static [&'static str] = &["text[]", "int8[]", "int8[]"];
+
     fn new(writes: impl Iterator<Item = &'a [EventRow]>) -> Self {
         let mut q = QueueCols {
             hand: Vec::new(),
