@@ -1638,6 +1638,94 @@ async fn pg_plain_appends_leave_the_hand_row_alone() {
     .await
 }
 
+/// New hands without an idempotency key go in the same statement as plain appends. A
+/// new hand the database refuses (here: its table has a hand in progress) fails that
+/// statement as a whole; every write of the batch then runs alone and gets its own
+/// outcome, with nothing half-written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_a_refused_new_hand_leaves_its_batch_their_outcomes() {
+    run_pg(|h| async move {
+        let s = &*h.store;
+        club_with_table(s, "c1", "t1").await;
+        for t in ["t2", "t3"] {
+            s.create_table(&table("c1", t, "hokm", &PLAYERS), None)
+                .await
+                .unwrap();
+        }
+        start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+        start_hand(s, &hand("c1", "h3", "t3", "hokm", 1, 5_000, &PLAYERS)).await;
+        for round in 0..5i64 {
+            // A second hand for t1 (refused), a first for t2 (in round 0), an append to h3.
+            let late = hand(
+                "c1",
+                &format!("h1-{round}"),
+                "t1",
+                "hokm",
+                2,
+                6_000,
+                &PLAYERS,
+            );
+            let fresh = hand(
+                "c1",
+                &format!("h2-{round}"),
+                "t2",
+                "hokm",
+                1 + round,
+                6_000,
+                &PLAYERS,
+            );
+            let late_first = event("c1", &late.hand_id, 0);
+            let fresh_first = event("c1", &fresh.hand_id, 0);
+            let append = append_req("c1", "h3", 1 + round, 1);
+            let fresh_secrets = [secret("c1", &fresh.hand_id, 0)];
+            let (a, b, c) = tokio::join!(
+                s.create_hand(&late, &late_first, &[], None),
+                s.create_hand(&fresh, &fresh_first, &fresh_secrets, None),
+                s.append(&append),
+            );
+            assert!(matches!(a, Err(StoreError::Conflict { .. })), "{a:?}");
+            if round == 0 {
+                b.unwrap();
+            } else {
+                // t2 has hand h2-0 in progress.
+                assert!(matches!(b, Err(StoreError::Conflict { .. })), "{b:?}");
+            }
+            c.unwrap();
+            assert!(s.get_hand("c1", &late.hand_id).await.unwrap().is_none());
+            assert!(seqs(s, "c1", &late.hand_id).await.is_empty());
+        }
+        let h2 = s.get_hand("c1", "h2-0").await.unwrap().unwrap();
+        assert_eq!((h2.next_seq, h2.players.len()), (1, PLAYERS.len()));
+        assert_eq!(s.get_secrets("c1", "h2-0").await.unwrap().len(), 1);
+        for round in 1..5 {
+            let id = format!("h2-{round}");
+            assert!(s.get_hand("c1", &id).await.unwrap().is_none());
+            assert!(s.get_secrets("c1", &id).await.unwrap().is_empty());
+        }
+        let listed = s
+            .list_hands(
+                "c1",
+                &HandFilter {
+                    player: Some(PLAYERS[1].into()),
+                    table_id: Some("t2".into()),
+                    limit: 10,
+                    ..HandFilter::default()
+                },
+            )
+            .await
+            .unwrap();
+        assert_eq!(listed.len(), 1, "the new hand's seats are there");
+        assert_eq!(seqs(s, "c1", "h3").await, vec![0, 1, 2, 3, 4, 5]);
+        // Everything written is in the club's order once sequenced, nothing else.
+        sequence_all(s).await.unwrap();
+        assert_eq!(
+            s.list_club_events("c1", 0, 100).await.unwrap().len(),
+            2 + 1 + 5
+        );
+    })
+    .await
+}
+
 // ---------------------------------------------------------------------------------------
 // The club-wide order (club_log) and its sequencer
 

@@ -6,10 +6,13 @@
 //! leaders) each take up to [`MAX_BATCH`] of them, at most one per hand and none whose
 //! hand or idempotency key is in another leader's batch, and write them together:
 //!
-//! * a batch of plain appends (no idempotency key, no hand or table update: nearly all
-//!   of them) is ONE statement in autocommit (`plain_statement`): it inserts the first
-//!   event of each append where its hand's log ends just before it, and for those the
-//!   other events, their `log_queue` rows and the secrets;
+//! * a batch of plain writes (appends with no idempotency key and no hand or table
+//!   update: nearly all of them; and new hands with no idempotency key) is ONE
+//!   statement in autocommit (`plain_statement`): it inserts the new hands with their
+//!   seats, the first event of each append where its hand's log ends just before it,
+//!   and for the hands that went in the other events, their `log_queue` rows and the
+//!   secrets. Should a new hand be refused (a unique violation), the statement fails
+//!   as a whole and every write of the batch is retried alone, which says why;
 //! * any other batch is one transaction of a few statements whatever its size:
 //!   1. the idempotency records (one statement per write that has one): a used key
 //!      refuses its write before it writes anything;
@@ -439,17 +442,20 @@ async fn run(pool: &Pool, batch: &[Pending]) -> Vec<Result<(), StoreError>> {
     results
 }
 
-/// An append that only writes events and secrets: not the hand's row, its table or an
-/// idempotency record.
+/// A write that fits the one-statement path: an append that writes events and
+/// secrets only (not the hand's row, its table or an idempotency record), or a new hand
+/// without an idempotency record.
 fn is_plain(op: &Op) -> bool {
-    matches!(op, Op::Append(r)
-        if r.idem.is_none() && r.hand_update.is_none() && r.table_update.is_none())
+    match op {
+        Op::Append(r) => r.idem.is_none() && r.hand_update.is_none() && r.table_update.is_none(),
+        Op::Create { idem, .. } => idem.is_none(),
+    }
 }
 
-/// Plain appends in ONE statement, committed on its own (autocommit): inserts the first
-/// event of every append whose hand's log ends just before it ([`first_events_sql`]),
-/// then, for those, the other events, the queue rows for the club's order and the
-/// secrets. One round trip and one WAL flush
+/// Plain writes in ONE statement, committed on its own (autocommit): inserts the new
+/// hands and their seats, and the first event of every append whose hand's log ends
+/// just before it ([`first_events_sql`]); then, for those hands, the other events, the
+/// queue rows for the club's order and the secrets. One round trip and one WAL flush
 /// for the lot. The outcome of each, in `idx` order (`None`: not written, to be
 /// retried alone); `Err` when the statement failed (then each is retried alone;
 /// nothing was written).
@@ -458,43 +464,109 @@ async fn plain_statement(
     batch: &[Pending],
     idx: &[usize],
 ) -> Result<Vec<Option<Result<(), StoreError>>>, StoreError> {
-    let mut reqs: Vec<&AppendRequest> = idx
-        .iter()
-        .filter_map(|&i| match &batch[i].op {
-            Op::Append(r) => Some(r),
-            Op::Create { .. } => None,
-        })
-        .collect();
     // In hand id order, as everywhere.
-    let mut order: Vec<usize> = (0..reqs.len()).collect();
-    order.sort_by(|&a, &b| reqs[a].hand_id.cmp(&reqs[b].hand_id));
-    let sorted: Vec<&AppendRequest> = order.iter().map(|&k| reqs[k]).collect();
-    let club = sorted[0].club_id.as_str();
-    let firsts: Vec<&EventRow> = sorted.iter().filter_map(|r| r.events.first()).collect();
+    let mut sorted: Vec<usize> = idx.to_vec();
+    sorted.sort_by(|&a, &b| batch[a].op.hand().cmp(batch[b].op.hand()));
+    let mut appends: Vec<&AppendRequest> = Vec::new();
+    let mut creates: Vec<&HandRow> = Vec::new();
+    // Events after the appends' first ones, and the new hands' first events: written for
+    // the hands that go in.
+    let mut others: Vec<&EventRow> = Vec::new();
+    let mut secrets: Vec<&SecretRow> = Vec::new();
+    for &i in &sorted {
+        match &batch[i].op {
+            Op::Append(r) => {
+                appends.push(r);
+                others.extend(r.events.iter().skip(1));
+                secrets.extend(r.new_secrets.iter());
+            }
+            Op::Create {
+                hand,
+                first_event,
+                secrets: s,
+                ..
+            } => {
+                creates.push(hand);
+                others.push(first_event);
+                secrets.extend(s.iter());
+            }
+        }
+    }
+    let club = batch[sorted[0]].op.club();
+    let firsts: Vec<&EventRow> = appends.iter().filter_map(|r| r.events.first()).collect();
     let f = EventCols::new(&firsts);
-    let rest: Vec<&EventRow> = sorted
-        .iter()
-        .flat_map(|r| r.events.iter().skip(1))
-        .collect();
-    let e = EventCols::new(&rest);
-    let q = QueueCols::new(sorted.iter().map(|r| r.events.as_slice()));
-    let secrets: Vec<&SecretRow> = sorted.iter().flat_map(|r| r.new_secrets.iter()).collect();
+    let n = NewHandCols::new(&creates);
+    let e = EventCols::new(&others);
+    let q = QueueCols::new(sorted.iter().map(|&i| batch[i].op.events()));
     let x = SecretCols::new(&secrets);
-    // The statement names only the parts this batch has: nearly every append is one
-    // event without a new shuffle, and each part of the statement costs its setup on
-    // every execution even when it has no row.
-    let mut sql = String::from(concat!("WITH f AS (", first_events_sql!(), ")"));
-    let mut params: Vec<&(dyn ToSql + Sync)> = vec![
-        &club, &f.hand, &f.seq, &f.kind, &f.hash, &f.prev, &f.record, &f.created,
-    ];
-    if !rest.is_empty() {
-        sql.push_str(&format!(
-            ", r AS ( \
+
+    // The statement names only the parts this batch has: nearly every write is an
+    // append of one event without a new shuffle, and each part of the statement costs
+    // its setup on every execution even when it has no row.
+    let mut params: Vec<&(dyn ToSql + Sync)> = vec![&club];
+    let mut parts: Vec<String> = Vec::new();
+    let mut ok: Vec<&str> = Vec::new();
+    if !appends.is_empty() {
+        parts.push(format!("f AS ({})", first_events_sql!()));
+        params.extend([
+            &f.hand as &(dyn ToSql + Sync),
+            &f.seq,
+            &f.kind,
+            &f.hash,
+            &f.prev,
+            &f.record,
+            &f.created,
+        ]);
+        ok.push("SELECT hand_id FROM f");
+    }
+    if !creates.is_empty() {
+        let hands = placeholders(params.len(), NewHandCols::TYPES);
+        let players = placeholders(
+            params.len() + NewHandCols::TYPES.len(),
+            NewHandCols::PLAYER_TYPES,
+        );
+        // hands.players from the seats' rows, so that each array is one parameter.
+        parts.push(format!(
+            "n AS ( \
+                 INSERT INTO hands ({HAND_COLS}) \
+                 SELECT $1, x.hand_id, x.table_id, x.game, x.hand_no, x.status, 1, \
+                        COALESCE((SELECT array_agg(p.player ORDER BY p.seat) \
+                                  FROM unnest({players}) AS p(hand_id, seat, player) \
+                                  WHERE p.hand_id = x.hand_id), '{{}}'), \
+                        x.started_ms, x.ended_ms, x.outcome, x.abandon_reason \
+                 FROM unnest({hands}) AS x(hand_id, table_id, game, hand_no, status, \
+                      started_ms, ended_ms, outcome, abandon_reason) \
+                 RETURNING hand_id), \
+             p AS ( \
+                 INSERT INTO hand_players (club_id, hand_id, seat, player) \
+                 SELECT $1, p.* FROM unnest({players}) AS p(hand_id, seat, player))"
+        ));
+        params.extend([
+            &n.hand as &(dyn ToSql + Sync),
+            &n.table,
+            &n.game,
+            &n.hand_no,
+            &n.status,
+            &n.started,
+            &n.ended,
+            &n.outcome,
+            &n.reason,
+            &n.p_hand,
+            &n.p_seat,
+            &n.p_player,
+        ]);
+        ok.push("SELECT hand_id FROM n");
+    }
+    // The hands whose writes go in: appends whose first event went in, and new hands.
+    parts.push(format!("ok AS ({})", ok.join(" UNION ALL ")));
+    if !others.is_empty() {
+        parts.push(format!(
+            "r AS ( \
                  INSERT INTO events \
                  (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
                  SELECT $1, e.* FROM unnest({}) \
                       AS e(hand_id, seq, kind, hash, prev_hash, record, created_ms) \
-                 WHERE e.hand_id IN (SELECT hand_id FROM f))",
+                 WHERE e.hand_id IN (SELECT hand_id FROM ok))",
             placeholders(params.len(), EventCols::TYPES)
         ));
         params.extend([
@@ -507,25 +579,25 @@ async fn plain_statement(
             &e.created,
         ]);
     }
-    sql.push_str(&format!(
-        ", q AS ( \
+    parts.push(format!(
+        "q AS ( \
              INSERT INTO log_queue (club_id, hand_id, from_seq, to_seq) \
              SELECT $1, q.* FROM unnest({}) AS q(hand_id, from_seq, to_seq) \
-             WHERE q.hand_id IN (SELECT hand_id FROM f))",
+             WHERE q.hand_id IN (SELECT hand_id FROM ok))",
         placeholders(params.len(), QueueCols::TYPES)
     ));
     params.extend([&q.hand as &(dyn ToSql + Sync), &q.from, &q.to]);
     if !secrets.is_empty() {
-        sql.push_str(&format!(
-            ", s AS ( \
+        parts.push(format!(
+            "s AS ( \
                  INSERT INTO hand_secrets (club_id, hand_id, shuffle, sealed) \
                  SELECT $1, x.* FROM unnest({}) AS x(hand_id, shuffle, sealed) \
-                 WHERE x.hand_id IN (SELECT hand_id FROM f))",
+                 WHERE x.hand_id IN (SELECT hand_id FROM ok))",
             placeholders(params.len(), SecretCols::TYPES)
         ));
         params.extend([&x.hand as &(dyn ToSql + Sync), &x.shuffle, &x.sealed]);
     }
-    sql.push_str(" SELECT hand_id FROM f");
+    let sql = format!("WITH {} SELECT hand_id FROM ok", parts.join(", "));
     let client = client_of(pool).await?;
     let stmt = client.prepare_cached(&sql).await.map_err(map_pg)?;
     let rows = client.query(&stmt, &params).await.map_err(map_pg)?;
@@ -536,7 +608,7 @@ async fn plain_statement(
                 .map_err(|e| StoreError::Internal(e.to_string()))?,
         );
     }
-    let missed: Vec<&str> = reqs
+    let missed: Vec<&str> = appends
         .iter()
         .filter(|r| !done.contains(&r.hand_id))
         .map(|r| r.hand_id.as_str())
@@ -549,14 +621,18 @@ async fn plain_statement(
     } else {
         next_seqs(&client, club, &missed).await.ok()
     };
-    Ok(reqs
-        .drain(..)
-        .map(|r| {
-            if done.contains(&r.hand_id) {
+    Ok(idx
+        .iter()
+        .map(|&i| {
+            let op = &batch[i].op;
+            if done.contains(op.hand()) {
                 return Some(Ok(()));
             }
-            let found = found.as_ref()?;
-            Some(Err(refusal(r, found)))
+            match op {
+                Op::Append(r) => Some(Err(refusal(r, found.as_ref()?))),
+                // A new hand's row went in with the statement, or the statement failed.
+                Op::Create { .. } => None,
+            }
         })
         .collect())
 }
@@ -924,6 +1000,65 @@ impl<'a> EventCols<'a> {
             record: events.iter().map(|e| &e.record).collect(),
             created: events.iter().map(|e| e.created_ms).collect(),
         }
+    }
+}
+
+/// New hands' columns, one element per hand, and their seats' rows, one element per
+/// seat (the club is a parameter of its own; `next_seq` is 1).
+struct NewHandCols<'a> {
+    hand: Vec<&'a str>,
+    table: Vec<&'a str>,
+    game: Vec<&'a str>,
+    hand_no: Vec<i64>,
+    status: Vec<&'static str>,
+    started: Vec<i64>,
+    ended: Vec<Option<i64>>,
+    outcome: Vec<Option<&'a Value>>,
+    reason: Vec<Option<&'a str>>,
+    p_hand: Vec<&'a str>,
+    p_seat: Vec<i16>,
+    p_player: Vec<&'a str>,
+}
+
+impl<'a> NewHandCols<'a> {
+    const TYPES: &'static [&'static str] = &[
+        "text[]", "text[]", "text[]", "int8[]", "text[]", "int8[]", "int8[]", "jsonb[]", "text[]",
+    ];
+    const PLAYER_TYPES: &'static [&'static str] = &["text[]", "int2[]", "text[]"];
+
+    fn new(hands: &[&'a HandRow]) -> Self {
+        let mut c = NewHandCols {
+            hand: Vec::new(),
+            table: Vec::new(),
+            game: Vec::new(),
+            hand_no: Vec::new(),
+            status: Vec::new(),
+            started: Vec::new(),
+            ended: Vec::new(),
+            outcome: Vec::new(),
+            reason: Vec::new(),
+            p_hand: Vec::new(),
+            p_seat: Vec::new(),
+            p_player: Vec::new(),
+        };
+        for h in hands {
+            c.hand.push(&h.hand_id);
+            c.table.push(&h.table_id);
+            c.game.push(&h.game);
+            c.hand_no.push(h.hand_no);
+            c.status.push(h.status.as_str());
+            c.started.push(h.started_ms);
+            c.ended.push(h.ended_ms);
+            c.outcome.push(h.outcome.as_ref());
+            c.reason.push(h.abandon_reason.as_deref());
+            // check_new_hand has bounded the seats to i16.
+            for (seat, player) in (0i16..).zip(&h.players) {
+                c.p_hand.push(&h.hand_id);
+                c.p_seat.push(seat);
+                c.p_player.push(player);
+            }
+        }
+        c
     }
 }
 
