@@ -26,6 +26,9 @@
 //!   6. last, all the other events and the `log_queue` rows in one statement;
 //!   7. COMMIT: one WAL flush for the whole batch.
 //!
+//!   Steps 4 to 6 are sent together (pipelined on the connection) and run in that
+//!   order: one round trip for the three.
+//!
 //! A hand's writers are ordered by the primary key of `events`, not by the hand's row:
 //! an append's first event goes in only if the event before it is there (committed) and
 //! no other writer's event has its `seq`; a writer of the same `seq` still in flight is
@@ -66,11 +69,36 @@ use super::{
 /// Most writes in one transaction.
 pub(super) const MAX_BATCH: usize = 64;
 
-/// Most batches of one club in flight at once (each on its own connection). With
-/// the club-wide order out of the write path, batches of one club no longer wait on
-/// each other; 2 to 4 measured alike at 32 hands on 2 cores (ops/README.md), and
-/// fewer, larger batches cost the database less CPU per event.
+/// Most batches of plain writes of one club in flight at once (each on its own
+/// connection). With the club-wide order out of the write path, batches of one club no
+/// longer wait on each other; more leaders keep more of the machine busy but make
+/// smaller batches, which cost the database more CPU per event: at 32 hands on 2 cores
+/// 2, 3 and 4 measured alike (ops/README.md).
 pub(super) const MAX_LEADERS: usize = 2;
+
+/// Most batches of other writes (hand ends, writes with an idempotency key) of one
+/// club in flight at once, besides the plain ones: such a batch is a transaction of a
+/// few round trips, and holding one of the plain leaders for it stalled the plain
+/// writes behind it (a fifth of the leaders' time went to ends, 1 write in 50).
+pub(super) const MAX_OTHER_LEADERS: usize = 1;
+
+/// The two kinds of batch, each with its own leaders: plain writes (one statement) and
+/// the others (one transaction).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Plain = 0,
+    Other = 1,
+}
+
+impl Kind {
+    fn of(op: &Op) -> Kind {
+        if is_plain(op) {
+            Kind::Plain
+        } else {
+            Kind::Other
+        }
+    }
+}
 
 /// Longest a leader waits for the writers of its last batch to come back (see
 /// [`Writer::gather`]).
@@ -142,8 +170,8 @@ struct ClubQueue {
     pending: VecDeque<Pending>,
     /// Woken on each new write, for a leader gathering its next batch.
     arrived: Arc<Notify>,
-    /// Leader tasks running for the club.
-    leaders: usize,
+    /// Leader tasks running for the club, by [`Kind`].
+    leaders: [usize; 2],
     /// Hands and idempotency keys of the batches being written: a write that names
     /// one waits for the next batch, so batches in flight never wait on each other's
     /// row locks.
@@ -155,54 +183,43 @@ struct ClubQueue {
 /// a leader task runs for it or a write waits for one.
 pub(super) struct Writer {
     clubs: Mutex<HashMap<String, ClubQueue>>,
-    /// Most batches of one club in flight at once.
-    max_leaders: usize,
+    /// Most batches of one club in flight at once, by [`Kind`].
+    max_leaders: [usize; 2],
 }
 
 impl Default for Writer {
     fn default() -> Self {
-        Self::new(MAX_LEADERS)
+        Self {
+            clubs: Mutex::default(),
+            max_leaders: [MAX_LEADERS, MAX_OTHER_LEADERS],
+        }
     }
 }
 
 impl Writer {
-    pub(super) fn new(max_leaders: usize) -> Self {
-        Self {
-            clubs: Mutex::default(),
-            max_leaders: max_leaders.max(1),
-        }
-    }
-
     fn lock(&self) -> MutexGuard<'_, HashMap<String, ClubQueue>> {
         self.clubs.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Queues a write and waits for its outcome, starting one more leader for the club
-    /// if fewer than `max_leaders` run.
+    /// Queues a write and waits for its outcome, starting one more leader of its kind
+    /// for the club if fewer than `max_leaders` of that kind run.
     pub(super) async fn submit(self: &Arc<Self>, pool: &Pool, op: Op) -> Result<(), StoreError> {
         let club = op.club().to_owned();
+        let kind = Kind::of(&op);
         let (done, outcome) = oneshot::channel();
         let start_leader = {
             let mut clubs = self.lock();
             let q = clubs.entry(club.clone()).or_default();
             q.pending.push_back(Pending { op, done });
             q.arrived.notify_one();
-            let start = q.leaders < self.max_leaders;
+            let start = q.leaders[kind as usize] < self.max_leaders[kind as usize];
             if start {
-                q.leaders += 1;
+                q.leaders[kind as usize] += 1;
             }
             start
         };
         if start_leader {
-            // The guard travels with the task from before it is spawned: if the task
-            // never runs (its runtime is shutting down), dropping it gives the count back.
-            let guard = LeadGuard {
-                writer: Arc::clone(self),
-                club,
-                held: Vec::new(),
-                armed: true,
-            };
-            tokio::spawn(lead(guard, pool.clone()));
+            self.spawn_leader(pool, club, kind);
         }
         outcome.await.unwrap_or_else(|_| {
             Err(StoreError::Unavailable(
@@ -211,11 +228,25 @@ impl Writer {
         })
     }
 
+    /// Starts a leader whose place in the count is taken already. The guard travels with
+    /// the task from before it is spawned: if the task never runs (its runtime is
+    /// shutting down), dropping it gives the count back.
+    fn spawn_leader(self: &Arc<Self>, pool: &Pool, club: String, kind: Kind) {
+        let guard = LeadGuard {
+            writer: Arc::clone(self),
+            club,
+            kind,
+            held: Vec::new(),
+            armed: true,
+        };
+        tokio::spawn(lead(guard, pool.clone()));
+    }
+
     /// Waits, at most [`LINGER`], until as many writes are queued as went in the last
     /// batch: the writers of a batch all get their outcome at once and come back with
     /// their next write a moment later, so a batch taken before they are back would be
     /// a small one. A lone writer (last batch of one) never waits.
-    async fn gather(&self, club: &str, last: usize) {
+    async fn gather(&self, club: &str, kind: Kind, last: usize) {
         let deadline = tokio::time::Instant::now() + LINGER;
         // Bounded: each turn waits for a new write or for the deadline.
         for _ in 0..=MAX_BATCH {
@@ -224,7 +255,8 @@ impl Writer {
                 let Some(q) = clubs.get(club) else {
                     return;
                 };
-                if q.pending.len() >= last.min(MAX_BATCH) {
+                let queued = q.pending.iter().filter(|p| Kind::of(&p.op) == kind).count();
+                if queued >= last.min(MAX_BATCH) {
                     return;
                 }
                 Arc::clone(&q.arrived)
@@ -238,23 +270,19 @@ impl Writer {
         }
     }
 
-    /// The next batch: up to [`MAX_BATCH`] writes in queue order, at most one per hand
-    /// and none whose hand or idempotency key is in a batch in flight (those wait, in
-    /// order, for a later batch). Its hands and keys are marked busy. Empty when
-    /// nothing can be taken: then this leader stops, and the club's entry goes with
-    /// the last leader once nothing is queued.
-    fn take(&self, club: &str) -> Vec<Pending> {
+    /// The next batch of `kind`: up to [`MAX_BATCH`] writes of that kind in queue order,
+    /// at most one per hand and none whose hand or idempotency key is in a batch in
+    /// flight or in an earlier write left in the queue (those wait, in order, for a
+    /// later batch). Its hands and keys are marked busy. Empty when nothing can be
+    /// taken: then this leader stops, and the club's entry goes with the last leader
+    /// once nothing is queued.
+    fn take(&self, club: &str, kind: Kind) -> Vec<Pending> {
         let mut clubs = self.lock();
         let Some(q) = clubs.get_mut(club) else {
             return Vec::new();
         };
         let mut batch = Vec::new();
         let mut rest = VecDeque::new();
-        // A batch is all plain appends (one statement) or all other writes (one
-        // transaction of a few statements), of the kind of the oldest takeable write:
-        // one hand starting or ending would otherwise send a whole batch of plain
-        // appends down the slower path.
-        let mut plain: Option<bool> = None;
         // Hands and keys of writes this pass leaves in the queue: a later write of the
         // same hand (or key) must not overtake them.
         let mut skipped_hands: HashSet<String> = HashSet::new();
@@ -265,10 +293,7 @@ impl Writer {
             let free = !q.busy_hands.contains(hand)
                 && !skipped_hands.contains(hand)
                 && key.is_none_or(|k| !q.busy_keys.contains(k) && !skipped_keys.contains(k));
-            let takes = batch.len() < MAX_BATCH
-                && free
-                && *plain.get_or_insert(is_plain(&p.op)) == is_plain(&p.op);
-            if takes {
+            if batch.len() < MAX_BATCH && free && Kind::of(&p.op) == kind {
                 q.busy_hands.insert(hand.to_owned());
                 if let Some(k) = key {
                     q.busy_keys.insert(k.to_owned());
@@ -284,27 +309,40 @@ impl Writer {
         }
         q.pending = rest;
         if batch.is_empty() {
-            q.leaders = q.leaders.saturating_sub(1);
-            if q.leaders == 0 && q.pending.is_empty() {
+            let n = &mut q.leaders[kind as usize];
+            *n = n.saturating_sub(1);
+            if q.leaders == [0, 0] && q.pending.is_empty() {
                 clubs.remove(club);
             }
         }
         batch
     }
 
-    /// The batch is written: its hands and keys are free again.
-    fn release(&self, club: &str, batch: &[Pending]) {
+    /// The batch is written: its hands and keys are free again. Returns the kinds that
+    /// have writes queued but no leader (they waited on this batch's hands while their
+    /// own leaders found nothing to take and stopped): the caller starts one of each,
+    /// whose place in the count is taken here.
+    fn release(&self, club: &str, batch: &[Pending]) -> Vec<Kind> {
         let mut clubs = self.lock();
-        if let Some(q) = clubs.get_mut(club) {
-            for p in batch {
-                q.busy_hands.remove(p.op.hand());
-                if let Some(k) = p.op.idem_key() {
-                    q.busy_keys.remove(k);
-                }
+        let Some(q) = clubs.get_mut(club) else {
+            return Vec::new();
+        };
+        for p in batch {
+            q.busy_hands.remove(p.op.hand());
+            if let Some(k) = p.op.idem_key() {
+                q.busy_keys.remove(k);
             }
-            // A write that waited for one of these hands may be takeable now.
-            q.arrived.notify_one();
         }
+        // A write that waited for one of these hands may be takeable now.
+        q.arrived.notify_one();
+        let mut start = Vec::new();
+        for kind in [Kind::Plain, Kind::Other] {
+            if q.leaders[kind as usize] == 0 && q.pending.iter().any(|p| Kind::of(&p.op) == kind) {
+                q.leaders[kind as usize] += 1;
+                start.push(kind);
+            }
+        }
+        start
     }
 }
 
@@ -317,6 +355,7 @@ impl Writer {
 struct LeadGuard {
     writer: Arc<Writer>,
     club: String,
+    kind: Kind,
     /// Hand and idempotency key of each write of the batch in flight.
     held: Vec<(String, Option<String>)>,
     armed: bool,
@@ -331,14 +370,15 @@ impl Drop for LeadGuard {
         let Some(q) = clubs.get_mut(&self.club) else {
             return;
         };
-        q.leaders = q.leaders.saturating_sub(1);
+        let n = &mut q.leaders[self.kind as usize];
+        *n = n.saturating_sub(1);
         for (hand, key) in self.held.drain(..) {
             q.busy_hands.remove(&hand);
             if let Some(k) = key {
                 q.busy_keys.remove(&k);
             }
         }
-        if q.leaders == 0 {
+        if q.leaders == [0, 0] {
             clubs.remove(&self.club);
         }
     }
@@ -349,10 +389,11 @@ impl Drop for LeadGuard {
 async fn lead(mut guard: LeadGuard, pool: Pool) {
     let writer = Arc::clone(&guard.writer);
     let club = guard.club.clone();
+    let kind = guard.kind;
     let mut last = 0usize;
     loop {
-        writer.gather(&club, last).await;
-        let batch = writer.take(&club);
+        writer.gather(&club, kind, last).await;
+        let batch = writer.take(&club, kind);
         if batch.is_empty() {
             // `take` has given the leader's count back.
             guard.armed = false;
@@ -364,7 +405,9 @@ async fn lead(mut guard: LeadGuard, pool: Pool) {
             .collect();
         last = batch.len();
         let outcomes = run(&pool, &batch).await;
-        writer.release(&club, &batch);
+        for k in writer.release(&club, &batch) {
+            writer.spawn_leader(&pool, club.clone(), k);
+        }
         guard.held.clear();
         for (p, r) in batch.into_iter().zip(outcomes) {
             let _ = p.done.send(r);
@@ -800,32 +843,18 @@ async fn stage_all(
         })
         .collect();
 
-    // 4. The rows of hands that end (status, outcome, final `next_seq`), one statement
-    //    each, and the tables' new match states.
-    for &i in &live {
-        let Op::Append(r) = &batch[i].op else {
-            continue;
-        };
-        if r.hand_update.is_none() && r.table_update.is_none() {
-            continue;
-        }
-        let table = update_hand_row(tx, r).await.map_err(database)?;
-        if let Some(tu) = &r.table_update {
-            if table.as_deref() != Some(tu.table_id.as_str()) {
-                return Err(Attempt::Restart(
-                    i,
-                    Some(StoreError::Internal(
-                        "append: table update for another table".into(),
-                    )),
-                ));
-            }
-            if let Some(e) = update_table(tx, r).await.map_err(database)? {
-                return Err(Attempt::Restart(i, Some(e)));
-            }
-        }
-    }
-
-    // 5. Sealed secrets of every write, in one statement.
+    // 4.-6. The rows of hands that end and the tables' new match states (statements of
+    //    their own per hand that ends), all sealed secrets in one statement, and last
+    //    every other event with the queue rows in one: sent together (pipelined) and run
+    //    by the server in the order sent, so they cost one round trip, not one each.
+    let ends: Vec<usize> = live
+        .iter()
+        .copied()
+        .filter(|&i| {
+            matches!(&batch[i].op, Op::Append(r)
+                if r.hand_update.is_some() || r.table_update.is_some())
+        })
+        .collect();
     let secrets: Vec<&SecretRow> = live
         .iter()
         .flat_map(|&i| match &batch[i].op {
@@ -833,20 +862,52 @@ async fn stage_all(
             Op::Create { secrets, .. } => secrets.iter(),
         })
         .collect();
-    insert_secrets(tx, &secrets).await.map_err(database)?;
-
-    // 6. Last: every event, and the queue rows for the club's order.
     let mut accepted = live;
     accepted.sort_unstable();
-    if !accepted.is_empty()
-        && !insert_events(tx, batch, &accepted)
-            .await
-            .map_err(database)?
-    {
+    let (ended, (), all_in) = tokio::try_join!(
+        futures_util::future::try_join_all(ends.iter().map(|&i| end_hand(tx, &batch[i].op))),
+        insert_secrets(tx, &secrets),
+        async {
+            if accepted.is_empty() {
+                Ok(true)
+            } else {
+                insert_events(tx, batch, &accepted).await
+            }
+        },
+    )
+    .map_err(database)?;
+    for (&i, refused) in ends.iter().zip(ended) {
+        if let Some(e) = refused {
+            return Err(Attempt::Restart(i, Some(e)));
+        }
+    }
+    if !all_in {
         // Not every event went in: every write alone, which reports why.
         return Err(Attempt::Database);
     }
     Ok(accepted)
+}
+
+/// The end of a hand whose first event is in: its row (see [`update_hand_row`]) and
+/// its table's new match state. `Some` refuses the write: the table update names
+/// another table than the hand's, or the table's `match_version` is not the expected one.
+async fn end_hand(
+    tx: &Transaction<'_>,
+    op: &Op,
+) -> Result<Option<StoreError>, tokio_postgres::Error> {
+    let Op::Append(r) = op else {
+        return Ok(None);
+    };
+    let table = update_hand_row(tx, r).await?;
+    let Some(tu) = &r.table_update else {
+        return Ok(None);
+    };
+    if table.as_deref() != Some(tu.table_id.as_str()) {
+        return Ok(Some(StoreError::Internal(
+            "append: table update for another table".into(),
+        )));
+    }
+    update_table(tx, r).await
 }
 
 /// Records the idempotency key: `false` if it is used.
