@@ -30,15 +30,16 @@
 //!   order: one round trip for the three.
 //!
 //! A hand's writers are ordered by the primary key of `events`, not by the hand's row:
-//! an append's first event goes in only if the event before it is there (committed) and
-//! no other writer's event has its `seq`; a writer of the same `seq` still in flight is
-//! waited for (`ON CONFLICT DO NOTHING`), and a later `seq` cannot go in before this one
-//! commits. So the hand's row is written when the hand starts and when it ends, and not
+//! an append's first event goes in only if the hand's last committed event is the one
+//! before it and no other writer has its `seq`; a writer of the same `seq` still in
+//! flight is waited for (`ON CONFLICT DO NOTHING`), and a later `seq` cannot go in
+//! before this one commits. So the hand's row is written when the hand starts and when it ends, and not
 //! by the appends in between; its stored `next_seq` is exact only once the hand is over,
 //! and readers take an in-progress hand's from its last event (`HAND_READ`).
 //!
-//! Plain appends and other writes go in separate batches, so that one hand starting or
-//! ending does not send a batch of plain appends down the longer path.
+//! Plain writes and other writes go in separate batches, with leaders of their own, so
+//! that one hand ending neither sends a batch of plain writes down the longer path nor
+//! holds up their leaders.
 //!
 //! Each write gets its own outcome. A write refused in step 1 or 3 is left out and the
 //! others go on. A write refused after it wrote something (a table conflict, or a
@@ -953,14 +954,15 @@ async fn stage_create(tx: &Transaction<'_>, hand: &HandRow) -> Result<(), tokio_
 }
 
 /// Inserts the first event of each append (`$1` club, `$2`..`$8` the event columns as
-/// [`EventCols`] lists them) where its hand's log ends just before it: its `seq - 1` is
-/// there, and its `seq` is not (`ON CONFLICT DO NOTHING`, which waits for a writer of
-/// that `seq` still in flight). Returns the hands whose event went in.
+/// [`EventCols`] lists them) where its hand's log, as committed, ends just before it
+/// (the hand's last event is `seq - 1`) and no other writer has taken its `seq` since
+/// (`ON CONFLICT DO NOTHING`, which waits for such a writer still in flight). Returns
+/// the hands whose event went in.
 ///
 /// This, not the hand's row, orders a hand's writers: a plain append never writes
-/// `hands`. The check is a scalar subquery, not `EXISTS`, so PostgreSQL cannot turn it
-/// into a join that walks the club's events; it and the conflict check are lookups of
-/// `events_pkey`, the only index of `events`. (A batch `UPDATE hands ... WHERE hand_id =
+/// `hands`. The check is one step back along `events_pkey` (the only index of
+/// `events`), in a scalar subquery rather than `EXISTS`, so PostgreSQL cannot turn it
+/// into a join that walks the club's events. (A batch `UPDATE hands ... WHERE hand_id =
 /// ANY(...)` was planned, on young statistics, as a walk of every hand of the club
 /// through another index: 1,100 rows read per batch after a minute of the benchmark,
 /// growing with the club.)
@@ -973,8 +975,8 @@ macro_rules! first_events_sql {
                      $7::jsonb[], $8::int8[]) \
               AS e(hand_id, seq, kind, hash, prev_hash, record, created_ms) \
          WHERE (SELECT p.seq FROM events p \
-                WHERE p.club_id = $1 AND p.hand_id = e.hand_id AND p.seq = e.seq - 1) \
-               IS NOT NULL \
+                WHERE p.club_id = $1 AND p.hand_id = e.hand_id \
+                ORDER BY p.seq DESC LIMIT 1) = e.seq - 1 \
          ON CONFLICT (club_id, hand_id, seq) DO NOTHING \
          RETURNING hand_id"
     };
