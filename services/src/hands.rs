@@ -690,7 +690,7 @@ async fn append(
         idem,
     };
     let t0 = Instant::now();
-    let res = svc.store.append(&req).await;
+    let res = svc.store.append_owned(req).await;
     svc.metrics
         .append_seconds
         .with_label_values(&["append"])

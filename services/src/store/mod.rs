@@ -425,6 +425,12 @@ pub trait Store: Send + Sync {
     /// idempotency key is used. On any error nothing is written.
     async fn append(&self, req: &AppendRequest) -> Result<(), StoreError>;
 
+    /// [`Store::append`] of a request the caller has no further use for: a store that
+    /// queues its writes (PostgreSQL) takes it as it is rather than copying it.
+    async fn append_owned(&self, req: AppendRequest) -> Result<(), StoreError> {
+        self.append(&req).await
+    }
+
     /// Reads a hand.
     async fn get_hand(&self, club_id: &str, hand_id: &str) -> Result<Option<HandRow>, StoreError>;
 

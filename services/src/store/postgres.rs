@@ -756,10 +756,12 @@ impl Store for PgStore {
     }
 
     async fn append(&self, req: &AppendRequest) -> Result<(), StoreError> {
-        check_append(req)?;
-        self.writer
-            .submit(&self.pool, Op::Append(req.clone()))
-            .await
+        self.append_owned(req.clone()).await
+    }
+
+    async fn append_owned(&self, req: AppendRequest) -> Result<(), StoreError> {
+        check_append(&req)?;
+        self.writer.submit(&self.pool, Op::Append(req)).await
     }
 
     async fn get_hand(&self, club_id: &str, hand_id: &str) -> Result<Option<HandRow>, StoreError> {
