@@ -100,7 +100,11 @@ macro_rules! hex_bytes {
 
         impl Serialize for $name {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(&self.to_hex())
+                // On the stack: every event's hashes and signature are written at least
+                // twice (to be hashed, to be stored).
+                let mut buf = [0u8; 2 * $len];
+                hex::encode_to_slice(self.0, &mut buf).map_err(serde::ser::Error::custom)?;
+                s.serialize_str(std::str::from_utf8(&buf).map_err(serde::ser::Error::custom)?)
             }
         }
 
