@@ -16,6 +16,6 @@
 --
 -- No table changes; the meaning of one column does.
 COMMENT ON COLUMN hands.next_seq IS
-    'One past the seq of the hand''s last event once the hand is over. While it is in '
-    'progress, a lower bound (appends do not write it): the next seq is then one past '
-    'the hand''s last row in events.';
+    'Written with the hand''s status, at its start and its end; appends in between do '
+    'not write it, so it is a lower bound. The hand''s next seq is one past its last '
+    'row in events.';

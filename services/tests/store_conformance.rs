@@ -199,6 +199,7 @@ conformance!(
     tables_with_seats_and_tokens,
     create_hand_and_append,
     stale_append_conflicts_and_writes_nothing,
+    appends_after_the_end_count_in_next_seq,
     concurrent_appends_one_winner,
     many_hands_of_one_club_at_once,
     idempotency_conflict_writes_nothing,
@@ -590,6 +591,37 @@ async fn create_hand_and_append(h: Harness) {
         s.append(&append_req("c1", "ghost", 1, 1)).await,
         Err(StoreError::NotFound("hand"))
     ));
+}
+
+/// The store does not refuse an append to a hand that is over (the service does); when
+/// one comes without a hand update, the hand's next seq still counts it, on every read.
+async fn appends_after_the_end_count_in_next_seq(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+    let mut end = append_req("c1", "h1", 1, 1);
+    end.hand_update = Some(completion());
+    s.append(&end).await.unwrap();
+    s.append(&append_req("c1", "h1", 2, 2)).await.unwrap();
+    let row = s.get_hand("c1", "h1").await.unwrap().unwrap();
+    assert_eq!((row.next_seq, row.status), (4, HandStatus::Completed));
+    let listed = s
+        .list_hands(
+            "c1",
+            &HandFilter {
+                limit: 10,
+                ..HandFilter::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(listed[0].next_seq, 4);
+    assert_eq!(
+        conflict(s.append(&append_req("c1", "h1", 2, 1)).await),
+        (2, 4)
+    );
+    s.append(&append_req("c1", "h1", 4, 1)).await.unwrap();
+    assert_eq!(seqs(s, "c1", "h1").await, vec![0, 1, 2, 3, 4]);
 }
 
 async fn stale_append_conflicts_and_writes_nothing(h: Harness) {

@@ -5,8 +5,8 @@
 //! after the hand's last committed event, and a second writer of the same `seq` waits
 //! for the first and then finds it taken (a clean conflict). The hand's row is written
 //! when the hand starts and when it ends, not by every append (see `batch`). Locks are
-//! always taken in the order idempotency key, events, hand, table, so writers never
-//! deadlock one another.
+//! always taken in the order idempotency key, new hand, events, hand, table, so writers
+//! never deadlock one another.
 //!
 //! An append takes no club-wide lock: it queues what it wrote in `log_queue`, in its
 //! own transaction, and the sequencer ([`Store::sequence`]) gives those events their
@@ -239,15 +239,14 @@ fn get<'a, T: tokio_postgres::types::FromSql<'a>>(
 /// A hand row's columns, for an INSERT.
 const HAND_COLS: &str = "club_id, hand_id, table_id, game, hand_no, status, next_seq, players, \
      started_ms, ended_ms, outcome, abandon_reason";
-/// A hand row's columns as read (`h` is `hands`). The stored `next_seq` is written when
-/// the hand starts and when it ends, not by the appends in between (their events' primary
-/// key is what orders them, see `batch`), so while the hand is in progress its next
-/// `seq` is one past its last event: one step back along `events_pkey`.
+/// A hand row's columns as read (`h` is `hands`). The stored `next_seq` is written with
+/// the hand's status (at its start and its end), not by the appends in between (their
+/// events' primary key is what orders them, see `batch`), so the hand's next `seq` is
+/// read as one past its last event: one step back along `events_pkey`.
 const HAND_READ: &str = "h.club_id, h.hand_id, h.table_id, h.game, h.hand_no, h.status, \
-     CASE WHEN h.status = 'in_progress' THEN COALESCE( \
-         (SELECT e.seq + 1 FROM events e WHERE e.club_id = h.club_id AND e.hand_id = h.hand_id \
-          ORDER BY e.seq DESC LIMIT 1), h.next_seq) \
-     ELSE h.next_seq END AS next_seq, \
+     COALESCE((SELECT e.seq + 1 FROM events e WHERE e.club_id = h.club_id \
+               AND e.hand_id = h.hand_id ORDER BY e.seq DESC LIMIT 1), h.next_seq) \
+         AS next_seq, \
      h.players, h.started_ms, h.ended_ms, h.outcome, h.abandon_reason";
 /// An event's columns with its gid from `club_log` (`e` is `events`, `l` the club log,
 /// joined on the event).

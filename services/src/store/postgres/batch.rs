@@ -26,16 +26,17 @@
 //!   6. last, all the other events and the `log_queue` rows in one statement;
 //!   7. COMMIT: one WAL flush for the whole batch.
 //!
-//!   Steps 4 to 6 are sent together (pipelined on the connection) and run in that
-//!   order: one round trip for the three.
+//!   Steps 4 to 6 are sent together (pipelined on the connection): the hand rows,
+//!   secrets and events cost one round trip, and a table's update follows its hand
+//!   row's answer (it checks the hand's table first).
 //!
 //! A hand's writers are ordered by the primary key of `events`, not by the hand's row:
 //! an append's first event goes in only if the hand's last committed event is the one
 //! before it and no other writer has its `seq`; a writer of the same `seq` still in
 //! flight is waited for (`ON CONFLICT DO NOTHING`), and a later `seq` cannot go in
-//! before this one commits. So the hand's row is written when the hand starts and when it ends, and not
-//! by the appends in between; its stored `next_seq` is exact only once the hand is over,
-//! and readers take an in-progress hand's from its last event (`HAND_READ`).
+//! before this one commits. So the hand's row is written when the hand starts and when
+//! it ends, and not by the appends in between; its stored `next_seq` is a lower bound,
+//! and readers take the hand's next `seq` from its last event (`HAND_READ`).
 //!
 //! Plain writes and other writes go in separate batches, with leaders of their own, so
 //! that one hand ending neither sends a batch of plain writes down the longer path nor
@@ -351,8 +352,9 @@ impl Writer {
 /// until it stops. Should it stop otherwise than by finding nothing to take (a panic,
 /// or a task dropped by its runtime), the guard gives the count back and frees the
 /// hands and keys of the batch it held (whose callers see an unknown outcome); and if
-/// no other leader runs, the club's entry goes, so that queued callers see an unknown
-/// outcome too instead of waiting for ever (the next write starts new leaders).
+/// no other leader of its kind runs, the queued writes of its kind go (the club's whole
+/// entry, if no leader runs at all), so that their callers see an unknown outcome too
+/// instead of waiting for ever (the next write starts new leaders).
 struct LeadGuard {
     writer: Arc<Writer>,
     club: String,
@@ -381,6 +383,12 @@ impl Drop for LeadGuard {
         }
         if q.leaders == [0, 0] {
             clubs.remove(&self.club);
+        } else if q.leaders[self.kind as usize] == 0 {
+            // The other kind's leaders never take these writes, and may not release a
+            // batch again to start a leader for them: their callers see an unknown
+            // outcome rather than wait for ever.
+            let kind = self.kind;
+            q.pending.retain(|p| Kind::of(&p.op) != kind);
         }
     }
 }
@@ -441,9 +449,23 @@ async fn run(pool: &Pool, batch: &[Pending]) -> Vec<Result<(), StoreError>> {
     let all_plain = batch.iter().all(|p| is_plain(&p.op));
     if all_plain {
         let idx: Vec<usize> = (0..batch.len()).collect();
-        if let Ok(decided) = plain_statement(pool, batch, &idx).await {
-            for (o, d) in outcomes.iter_mut().zip(decided) {
-                *o = d;
+        match plain_statement(pool, batch, &idx).await {
+            Ok(decided) => {
+                for (o, d) in outcomes.iter_mut().zip(decided) {
+                    *o = d;
+                }
+            }
+            Err(PlainFailed::RetryAlone) => {}
+            Err(PlainFailed::Unknown) => {
+                // Retried alone, a write that did commit would be told it conflicts
+                // (its seq, or its hand, is taken): say what is known instead.
+                for o in outcomes.iter_mut() {
+                    *o = Some(Err(StoreError::Unavailable(
+                        "the connection to the database failed as the write was sent: \
+                         its outcome is unknown"
+                            .into(),
+                    )));
+                }
             }
         }
     }
@@ -496,18 +518,27 @@ fn is_plain(op: &Op) -> bool {
     }
 }
 
+/// Why the plain statement gave no outcome per write.
+enum PlainFailed {
+    /// Nothing was written: the database refused the statement, or it never went out.
+    /// Every write is retried alone, which says why.
+    RetryAlone,
+    /// The statement went out and its answer was lost (the connection failed): it may
+    /// have committed.
+    Unknown,
+}
+
 /// Plain writes in ONE statement, committed on its own (autocommit): inserts the new
 /// hands and their seats, and the first event of every append whose hand's log ends
 /// just before it ([`first_events_sql`]); then, for those hands, the other events, the
 /// queue rows for the club's order and the secrets. One round trip and one WAL flush
 /// for the lot. The outcome of each, in `idx` order (`None`: not written, to be
-/// retried alone); `Err` when the statement failed (then each is retried alone;
-/// nothing was written).
+/// retried alone).
 async fn plain_statement(
     pool: &Pool,
     batch: &[Pending],
     idx: &[usize],
-) -> Result<Vec<Option<Result<(), StoreError>>>, StoreError> {
+) -> Result<Vec<Option<Result<(), StoreError>>>, PlainFailed> {
     // In hand id order, as everywhere.
     let mut sorted: Vec<usize> = idx.to_vec();
     sorted.sort_by(|&a, &b| batch[a].op.hand().cmp(batch[b].op.hand()));
@@ -601,7 +632,10 @@ async fn plain_statement(
         ]);
         ok.push("SELECT hand_id FROM n");
     }
-    // The hands whose writes go in: appends whose first event went in, and new hands.
+    // The hands whose writes go in: new hands, and appends whose first event went in.
+    // Read in that order, so the new hands are inserted before the appends' events,
+    // as in a transaction batch (one lock order for both paths).
+    ok.reverse();
     parts.push(format!("ok AS ({})", ok.join(" UNION ALL ")));
     if !others.is_empty() {
         parts.push(format!(
@@ -642,15 +676,21 @@ async fn plain_statement(
         params.extend([&x.hand as &(dyn ToSql + Sync), &x.shuffle, &x.sealed]);
     }
     let sql = format!("WITH {} SELECT hand_id FROM ok", parts.join(", "));
-    let client = client_of(pool).await?;
-    let stmt = client.prepare_cached(&sql).await.map_err(map_pg)?;
-    let rows = client.query(&stmt, &params).await.map_err(map_pg)?;
+    let client = client_of(pool).await.map_err(|_| PlainFailed::RetryAlone)?;
+    let stmt = client
+        .prepare_cached(&sql)
+        .await
+        .map_err(|_| PlainFailed::RetryAlone)?;
+    let rows = client
+        .query(&stmt, &params)
+        .await
+        .map_err(|e| match e.as_db_error() {
+            Some(_) => PlainFailed::RetryAlone,
+            None => PlainFailed::Unknown,
+        })?;
     let mut done: HashSet<String> = HashSet::new();
     for r in &rows {
-        done.insert(
-            r.try_get(0)
-                .map_err(|e| StoreError::Internal(e.to_string()))?,
-        );
+        done.insert(r.try_get(0).map_err(|_| PlainFailed::Unknown)?);
     }
     let missed: Vec<&str> = appends
         .iter()
