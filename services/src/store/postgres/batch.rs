@@ -170,8 +170,10 @@ struct Pending {
 #[derive(Default)]
 struct ClubQueue {
     pending: VecDeque<Pending>,
-    /// Woken on each new write, for a leader gathering its next batch.
-    arrived: Arc<Notify>,
+    /// By [`Kind`]: woken on each new write of the kind, and when a batch frees its
+    /// hands, for a leader of the kind gathering its next batch (one notify for all
+    /// leaders woke one of another kind as often as not).
+    arrived: [Arc<Notify>; 2],
     /// Leader tasks running for the club, by [`Kind`].
     leaders: [usize; 2],
     /// Hands and idempotency keys of the batches being written: a write that names
@@ -213,7 +215,7 @@ impl Writer {
             let mut clubs = self.lock();
             let q = clubs.entry(club.clone()).or_default();
             q.pending.push_back(Pending { op, done });
-            q.arrived.notify_one();
+            q.arrived[kind as usize].notify_one();
             let start = q.leaders[kind as usize] < self.max_leaders[kind as usize];
             if start {
                 q.leaders[kind as usize] += 1;
@@ -261,7 +263,7 @@ impl Writer {
                 if queued >= last.min(MAX_BATCH) {
                     return;
                 }
-                Arc::clone(&q.arrived)
+                Arc::clone(&q.arrived[kind as usize])
             };
             if tokio::time::timeout_at(deadline, arrived.notified())
                 .await
@@ -336,7 +338,9 @@ impl Writer {
             }
         }
         // A write that waited for one of these hands may be takeable now.
-        q.arrived.notify_one();
+        for arrived in &q.arrived {
+            arrived.notify_one();
+        }
         let mut start = Vec::new();
         for kind in [Kind::Plain, Kind::Other] {
             if q.leaders[kind as usize] == 0 && q.pending.iter().any(|p| Kind::of(&p.op) == kind) {
