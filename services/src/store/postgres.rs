@@ -239,15 +239,25 @@ fn get<'a, T: tokio_postgres::types::FromSql<'a>>(
 /// A hand row's columns, for an INSERT.
 const HAND_COLS: &str = "club_id, hand_id, table_id, game, hand_no, status, next_seq, players, \
      started_ms, ended_ms, outcome, abandon_reason";
+/// The next `seq` of the hand `h` (a row of `hands`): one past its last event, one step
+/// back along `events_pkey`.
+macro_rules! next_seq_sql {
+    () => {
+        "COALESCE((SELECT e.seq + 1 FROM events e \
+                   WHERE e.club_id = h.club_id AND e.hand_id = h.hand_id \
+                   ORDER BY e.seq DESC LIMIT 1), h.next_seq)"
+    };
+}
+
 /// A hand row's columns as read (`h` is `hands`). The stored `next_seq` is written with
 /// the hand's status (at its start and its end), not by the appends in between (their
 /// events' primary key is what orders them, see `batch`), so the hand's next `seq` is
 /// read as one past its last event: one step back along `events_pkey`.
-const HAND_READ: &str = "h.club_id, h.hand_id, h.table_id, h.game, h.hand_no, h.status, \
-     COALESCE((SELECT e.seq + 1 FROM events e WHERE e.club_id = h.club_id \
-               AND e.hand_id = h.hand_id ORDER BY e.seq DESC LIMIT 1), h.next_seq) \
-         AS next_seq, \
-     h.players, h.started_ms, h.ended_ms, h.outcome, h.abandon_reason";
+const HAND_READ: &str = concat!(
+    "h.club_id, h.hand_id, h.table_id, h.game, h.hand_no, h.status, ",
+    next_seq_sql!(),
+    " AS next_seq, h.players, h.started_ms, h.ended_ms, h.outcome, h.abandon_reason"
+);
 /// An event's columns with its gid from `club_log` (`e` is `events`, `l` the club log,
 /// joined on the event).
 const EVENT_COLS: &str =
@@ -456,23 +466,25 @@ async fn next_hand_no_on(
     get(&row, "n")
 }
 
-/// One past the highest `seq` stored for the hand: its next `seq`.
-async fn log_end_on(
+/// The hand's next `seq` (one past its last event); `None` for an unknown hand. The
+/// hand's stored `next_seq` is only a lower bound (see `batch`).
+async fn next_seq_of(
     client: &impl GenericClient,
     club_id: &str,
     hand_id: &str,
-) -> Result<i64, StoreError> {
+) -> Result<Option<i64>, tokio_postgres::Error> {
     let stmt = client
-        .prepare_cached(
-            "SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM events WHERE club_id = $1 AND hand_id = $2",
-        )
-        .await
-        .map_err(map_pg)?;
-    let row = client
-        .query_one(&stmt, &[&club_id, &hand_id])
-        .await
-        .map_err(map_pg)?;
-    get(&row, "n")
+        .prepare_cached(concat!(
+            "SELECT ",
+            next_seq_sql!(),
+            " FROM hands h WHERE h.club_id = $1 AND h.hand_id = $2"
+        ))
+        .await?;
+    client
+        .query_opt(&stmt, &[&club_id, &hand_id])
+        .await?
+        .map(|row| row.try_get(0))
+        .transpose()
 }
 
 async fn seats_of(
@@ -1105,25 +1117,16 @@ async fn create_hand_one(
 /// `seq`), then the hand's row when the hand ends, the table, the secrets.
 async fn append_one(pool: &Pool, req: &AppendRequest) -> Result<(), StoreError> {
     check_append(req)?;
-    let n = i64::try_from(req.events.len())
-        .map_err(|_| StoreError::Internal("too many events".into()))?;
     let mut client = client_of(pool).await?;
     let tx = client.transaction().await.map_err(map_pg)?;
     let result: Result<(), Fail> = async {
         if let Some(idem) = &req.idem {
             insert_idem(&tx, idem).await?;
         }
-        let stmt = tx
-            .prepare_cached("SELECT table_id FROM hands WHERE club_id = $1 AND hand_id = $2")
-            .await
-            .map_err(map_pg)?;
-        let row = tx
-            .query_opt(&stmt, &[&req.club_id, &req.hand_id])
+        let found = next_seq_of(&tx, &req.club_id, &req.hand_id)
             .await
             .map_err(map_pg)?
             .ok_or(StoreError::NotFound("hand"))?;
-        let hand_table: String = get(&row, "table_id")?;
-        let found = log_end_on(&tx, &req.club_id, &req.hand_id).await?;
         if found != req.expected_seq {
             return Err(StoreError::Conflict {
                 expected: req.expected_seq,
@@ -1134,77 +1137,10 @@ async fn append_one(pool: &Pool, req: &AppendRequest) -> Result<(), StoreError> 
         // A writer that got here first with the same `seq` makes this a unique
         // violation (after waiting for its commit): `SeqTaken`, below.
         insert_events(&tx, &req.events).await?;
-        if let Some(hu) = &req.hand_update {
-            let stmt = tx
-                .prepare_cached(
-                    "UPDATE hands SET next_seq = $3, \
-                         status = $4, \
-                         ended_ms = COALESCE($5, ended_ms), \
-                         outcome = COALESCE($6, outcome), \
-                         abandon_reason = COALESCE($7, abandon_reason) \
-                     WHERE club_id = $1 AND hand_id = $2",
-                )
-                .await
-                .map_err(map_pg)?;
-            tx.execute(
-                &stmt,
-                &[
-                    &req.club_id,
-                    &req.hand_id,
-                    &(req.expected_seq + n),
-                    &hu.status.as_str(),
-                    &hu.ended_ms,
-                    &hu.outcome,
-                    &hu.abandon_reason,
-                ],
-            )
-            .await
-            .map_err(map_pg)?;
-        }
-        if let Some(tu) = &req.table_update {
-            if hand_table != tu.table_id {
-                return Err(Fail::Store(StoreError::Internal(
-                    "append: table update for another table".into(),
-                )));
-            }
-            let stmt = tx
-                .prepare_cached(
-                    "UPDATE game_tables \
-                     SET match_state = $3, match_version = match_version + 1 \
-                     WHERE club_id = $1 AND table_id = $2 AND match_version = $4",
-                )
-                .await
-                .map_err(map_pg)?;
-            let updated = tx
-                .execute(
-                    &stmt,
-                    &[
-                        &req.club_id,
-                        &tu.table_id,
-                        &tu.match_state,
-                        &tu.expected_match_version,
-                    ],
-                )
-                .await
-                .map_err(map_pg)?;
-            if updated == 0 {
-                let stmt = tx
-                    .prepare_cached(
-                        "SELECT match_version FROM game_tables WHERE \
-                        club_id = $1 AND table_id = $2",
-                    )
-                    .await
-                    .map_err(map_pg)?;
-                let row = tx
-                    .query_opt(&stmt, &[&req.club_id, &tu.table_id])
-                    .await
-                    .map_err(map_pg)?
-                    .ok_or(StoreError::NotFound("table"))?;
-                return Err(StoreError::Conflict {
-                    expected: tu.expected_match_version,
-                    found: get(&row, "match_version")?,
-                }
-                .into());
+        if req.hand_update.is_some() || req.table_update.is_some() {
+            // The hand's row and its table's state, as a batch writes them.
+            if let Some(refused) = batch::end_hand(&tx, req).await.map_err(map_pg)? {
+                return Err(refused.into());
             }
         }
         insert_secrets(&tx, &req.new_secrets).await?;
@@ -1218,7 +1154,10 @@ async fn append_one(pool: &Pool, req: &AppendRequest) -> Result<(), StoreError> 
             // A unique violation on (club_id, hand_id, seq): another writer's event at
             // this seq committed first. Report where the log ends now.
             let _ = tx.rollback().await;
-            let found = log_end_on(&client, &req.club_id, &req.hand_id).await?;
+            let found = next_seq_of(&client, &req.club_id, &req.hand_id)
+                .await
+                .map_err(map_pg)?
+                .ok_or(StoreError::NotFound("hand"))?;
             Err(StoreError::Conflict {
                 expected: req.expected_seq,
                 found,

@@ -64,8 +64,8 @@ use tokio::sync::{oneshot, Notify};
 use tokio_postgres::types::ToSql;
 
 use super::{
-    append_one, client_of, create_hand_one, map_pg, new_hand_params, AppendRequest, EventRow,
-    HandRow, IdemRow, SecretRow, StoreError, HAND_COLS,
+    append_one, client_of, create_hand_one, map_pg, new_hand_params, next_seq_of, AppendRequest,
+    EventRow, HandRow, IdemRow, SecretRow, StoreError, HAND_COLS,
 };
 
 /// Most writes in one transaction.
@@ -587,15 +587,7 @@ async fn plain_statement(
     let mut ok: Vec<&str> = Vec::new();
     if !appends.is_empty() {
         parts.push(format!("f AS ({})", first_events_sql!()));
-        params.extend([
-            &f.hand as &(dyn ToSql + Sync),
-            &f.seq,
-            &f.kind,
-            &f.hash,
-            &f.prev,
-            &f.record,
-            &f.created,
-        ]);
+        params.extend(f.params());
         ok.push("SELECT hand_id FROM f");
     }
     if !creates.is_empty() {
@@ -620,20 +612,7 @@ async fn plain_statement(
                  INSERT INTO hand_players (club_id, hand_id, seat, player) \
                  SELECT $1, p.* FROM unnest({players}) AS p(hand_id, seat, player))"
         ));
-        params.extend([
-            &n.hand as &(dyn ToSql + Sync),
-            &n.table,
-            &n.game,
-            &n.hand_no,
-            &n.status,
-            &n.started,
-            &n.ended,
-            &n.outcome,
-            &n.reason,
-            &n.p_hand,
-            &n.p_seat,
-            &n.p_player,
-        ]);
+        params.extend(n.params());
         ok.push("SELECT hand_id FROM n");
     }
     // The hands whose writes go in: new hands, and appends whose first event went in.
@@ -651,15 +630,7 @@ async fn plain_statement(
                  WHERE e.hand_id IN (SELECT hand_id FROM ok))",
             placeholders(params.len(), EventCols::TYPES)
         ));
-        params.extend([
-            &e.hand as &(dyn ToSql + Sync),
-            &e.seq,
-            &e.kind,
-            &e.hash,
-            &e.prev,
-            &e.record,
-            &e.created,
-        ]);
+        params.extend(e.params());
     }
     parts.push(format!(
         "q AS ( \
@@ -668,7 +639,7 @@ async fn plain_statement(
              WHERE q.hand_id IN (SELECT hand_id FROM ok))",
         placeholders(params.len(), QueueCols::TYPES)
     ));
-    params.extend([&q.hand as &(dyn ToSql + Sync), &q.from, &q.to]);
+    params.extend(q.params());
     if !secrets.is_empty() {
         parts.push(format!(
             "s AS ( \
@@ -677,7 +648,7 @@ async fn plain_statement(
                  WHERE x.hand_id IN (SELECT hand_id FROM ok))",
             placeholders(params.len(), SecretCols::TYPES)
         ));
-        params.extend([&x.hand as &(dyn ToSql + Sync), &x.shuffle, &x.sealed]);
+        params.extend(x.params());
     }
     let sql = format!("WITH {} SELECT hand_id FROM ok", parts.join(", "));
     let client = client_of(pool).await.map_err(|_| PlainFailed::RetryAlone)?;
@@ -892,12 +863,11 @@ async fn stage_all(
     //    their own per hand that ends), all sealed secrets in one statement, and last
     //    every other event with the queue rows in one: sent together (pipelined) and run
     //    by the server in the order sent, so they cost one round trip, not one each.
-    let ends: Vec<usize> = live
+    let ends: Vec<(usize, &AppendRequest)> = live
         .iter()
-        .copied()
-        .filter(|&i| {
-            matches!(&batch[i].op, Op::Append(r)
-                if r.hand_update.is_some() || r.table_update.is_some())
+        .filter_map(|&i| match &batch[i].op {
+            Op::Append(r) if r.hand_update.is_some() || r.table_update.is_some() => Some((i, r)),
+            _ => None,
         })
         .collect();
     let secrets: Vec<&SecretRow> = live
@@ -910,7 +880,7 @@ async fn stage_all(
     let mut accepted = live;
     accepted.sort_unstable();
     let (ended, (), all_in) = tokio::try_join!(
-        futures_util::future::try_join_all(ends.iter().map(|&i| end_hand(tx, &batch[i].op))),
+        futures_util::future::try_join_all(ends.iter().map(|&(_, r)| end_hand(tx, r))),
         insert_secrets(tx, &secrets),
         async {
             if accepted.is_empty() {
@@ -921,7 +891,7 @@ async fn stage_all(
         },
     )
     .map_err(database)?;
-    for (&i, refused) in ends.iter().zip(ended) {
+    for (&(i, _), refused) in ends.iter().zip(ended) {
         if let Some(e) = refused {
             return Err(Attempt::Restart(i, Some(e)));
         }
@@ -936,13 +906,10 @@ async fn stage_all(
 /// The end of a hand whose first event is in: its row (see [`update_hand_row`]) and
 /// its table's new match state. `Some` refuses the write: the table update names
 /// another table than the hand's, or the table's `match_version` is not the expected one.
-async fn end_hand(
+pub(super) async fn end_hand(
     tx: &Transaction<'_>,
-    op: &Op,
+    r: &AppendRequest,
 ) -> Result<Option<StoreError>, tokio_postgres::Error> {
-    let Op::Append(r) = op else {
-        return Ok(None);
-    };
     let table = update_hand_row(tx, r).await?;
     let Some(tu) = &r.table_update else {
         return Ok(None);
@@ -1035,13 +1002,9 @@ async fn first_events(
 ) -> Result<Vec<tokio_postgres::Row>, tokio_postgres::Error> {
     let f = EventCols::new(firsts);
     let stmt = tx.prepare_cached(first_events_sql!()).await?;
-    tx.query(
-        &stmt,
-        &[
-            &club, &f.hand, &f.seq, &f.kind, &f.hash, &f.prev, &f.record, &f.created,
-        ],
-    )
-    .await
+    let mut params: Vec<&(dyn ToSql + Sync)> = vec![&club];
+    params.extend(f.params());
+    tx.query(&stmt, &params).await
 }
 
 /// Records the end of a hand (status, end time, outcome, abandon reason, final
@@ -1097,6 +1060,19 @@ impl<'a> EventCols<'a> {
         "text[]", "int8[]", "text[]", "text[]", "text[]", "jsonb[]", "int8[]",
     ];
 
+    /// The arrays as statement parameters, in the order of [`Self::TYPES`].
+    fn params(&self) -> [&(dyn ToSql + Sync); 7] {
+        [
+            &self.hand,
+            &self.seq,
+            &self.kind,
+            &self.hash,
+            &self.prev,
+            &self.record,
+            &self.created,
+        ]
+    }
+
     fn new(events: &[&'a EventRow]) -> Self {
         EventCols {
             hand: events.iter().map(|e| e.hand_id.as_str()).collect(),
@@ -1132,6 +1108,25 @@ impl<'a> NewHandCols<'a> {
         "text[]", "text[]", "text[]", "int8[]", "text[]", "int8[]", "int8[]", "jsonb[]", "text[]",
     ];
     const PLAYER_TYPES: &'static [&'static str] = &["text[]", "int2[]", "text[]"];
+
+    /// The arrays as statement parameters: the hands' in the order of [`Self::TYPES`],
+    /// then the seats' in the order of [`Self::PLAYER_TYPES`].
+    fn params(&self) -> [&(dyn ToSql + Sync); 12] {
+        [
+            &self.hand,
+            &self.table,
+            &self.game,
+            &self.hand_no,
+            &self.status,
+            &self.started,
+            &self.ended,
+            &self.outcome,
+            &self.reason,
+            &self.p_hand,
+            &self.p_seat,
+            &self.p_player,
+        ]
+    }
 
     fn new(hands: &[&'a HandRow]) -> Self {
         let mut c = NewHandCols {
@@ -1179,6 +1174,11 @@ struct SecretCols<'a> {
 impl<'a> SecretCols<'a> {
     const TYPES: &'static [&'static str] = &["text[]", "int4[]", "bytea[]"];
 
+    /// The arrays as statement parameters, in the order of [`Self::TYPES`].
+    fn params(&self) -> [&(dyn ToSql + Sync); 3] {
+        [&self.hand, &self.shuffle, &self.sealed]
+    }
+
     fn new(secrets: &[&'a SecretRow]) -> Self {
         SecretCols {
             hand: secrets.iter().map(|s| s.hand_id.as_str()).collect(),
@@ -1195,18 +1195,10 @@ async fn next_seqs(
     club: &str,
     ids: &[&str],
 ) -> Result<HashMap<String, i64>, tokio_postgres::Error> {
-    let stmt = client
-        .prepare_cached(
-            "SELECT COALESCE((SELECT e.seq + 1 FROM events e \
-                              WHERE e.club_id = h.club_id AND e.hand_id = h.hand_id \
-                              ORDER BY e.seq DESC LIMIT 1), 0) \
-             FROM hands h WHERE h.club_id = $1 AND h.hand_id = $2",
-        )
-        .await?;
     let mut found = HashMap::new();
     for id in ids {
-        if let Some(row) = client.query_opt(&stmt, &[&club, id]).await? {
-            found.insert((*id).to_owned(), row.try_get(0)?);
+        if let Some(n) = next_seq_of(client, club, id).await? {
+            found.insert((*id).to_owned(), n);
         }
     }
     Ok(found)
@@ -1222,6 +1214,11 @@ struct QueueCols<'a> {
 
 impl<'a> QueueCols<'a> {
     const TYPES: &'static [&'static str] = &["text[]", "int8[]", "int8[]"];
+
+    /// The arrays as statement parameters, in the order of [`Self::TYPES`].
+    fn params(&self) -> [&(dyn ToSql + Sync); 3] {
+        [&self.hand, &self.from, &self.to]
+    }
 
     fn new(writes: impl Iterator<Item = &'a [EventRow]>) -> Self {
         let mut q = QueueCols {
@@ -1302,8 +1299,9 @@ async fn insert_secrets(
                   AS x(hand_id, shuffle, sealed)",
         )
         .await?;
-    tx.execute(&stmt, &[&club, &x.hand, &x.shuffle, &x.sealed])
-        .await?;
+    let mut params: Vec<&(dyn ToSql + Sync)> = vec![&club];
+    params.extend(x.params());
+    tx.execute(&stmt, &params).await?;
     Ok(())
 }
 
@@ -1341,14 +1339,9 @@ async fn insert_events(
                   AS e(hand_id, seq, kind, hash, prev_hash, record, created_ms)",
         )
         .await?;
-    let inserted = tx
-        .execute(
-            &stmt,
-            &[
-                &club, &q.hand, &q.from, &q.to, &e.hand, &e.seq, &e.kind, &e.hash, &e.prev,
-                &e.record, &e.created,
-            ],
-        )
-        .await?;
+    let mut params: Vec<&(dyn ToSql + Sync)> = vec![&club];
+    params.extend(q.params());
+    params.extend(e.params());
+    let inserted = tx.execute(&stmt, &params).await?;
     Ok(i64::try_from(inserted).ok() == Some(n))
 }
