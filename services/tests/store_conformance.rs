@@ -379,6 +379,31 @@ async fn seqs(s: &dyn Store, club_id: &str, hand_id: &str) -> Vec<i64> {
         .collect()
 }
 
+/// A hand's next seq as `get_hand` and as `list_hands` report it.
+async fn next_seq_as_read(s: &dyn Store, club_id: &str, hand_id: &str) -> (i64, i64) {
+    let got = s
+        .get_hand(club_id, hand_id)
+        .await
+        .expect("get hand")
+        .expect("the hand")
+        .next_seq;
+    let listed = s
+        .list_hands(
+            club_id,
+            &HandFilter {
+                limit: 100,
+                ..HandFilter::default()
+            },
+        )
+        .await
+        .expect("list hands")
+        .into_iter()
+        .find(|h| h.hand_id == hand_id)
+        .expect("the hand is listed")
+        .next_seq;
+    (got, listed)
+}
+
 fn conflict(r: Result<(), StoreError>) -> (i64, i64) {
     match r {
         Err(StoreError::Conflict { expected, found }) => (expected, found),
@@ -604,18 +629,8 @@ async fn appends_after_the_end_count_in_next_seq(h: Harness) {
     s.append(&end).await.unwrap();
     s.append(&append_req("c1", "h1", 2, 2)).await.unwrap();
     let row = s.get_hand("c1", "h1").await.unwrap().unwrap();
-    assert_eq!((row.next_seq, row.status), (4, HandStatus::Completed));
-    let listed = s
-        .list_hands(
-            "c1",
-            &HandFilter {
-                limit: 10,
-                ..HandFilter::default()
-            },
-        )
-        .await
-        .unwrap();
-    assert_eq!(listed[0].next_seq, 4);
+    assert_eq!(row.status, HandStatus::Completed);
+    assert_eq!(next_seq_as_read(s, "c1", "h1").await, (4, 4));
     assert_eq!(
         conflict(s.append(&append_req("c1", "h1", 2, 1)).await),
         (2, 4)
@@ -1636,21 +1651,9 @@ async fn pg_plain_appends_leave_the_hand_row_alone() {
             .collect();
         assert_eq!(shuffles, vec![1]);
 
-        let got = s.get_hand("c1", "h1").await.unwrap().unwrap();
-        assert_eq!(got.next_seq, 4);
+        assert_eq!(next_seq_as_read(s, "c1", "h1").await, (4, 4));
         let current = s.current_hand("c1", "t1").await.unwrap().unwrap();
         assert_eq!(current.next_seq, 4);
-        let listed = s
-            .list_hands(
-                "c1",
-                &HandFilter {
-                    limit: 10,
-                    ..HandFilter::default()
-                },
-            )
-            .await
-            .unwrap();
-        assert_eq!(listed[0].next_seq, 4);
         // A writer that saw an older next seq is told where the log ends.
         assert_eq!(
             conflict(s.append(&append_req("c1", "h1", 1, 1)).await),
@@ -1666,6 +1669,41 @@ async fn pg_plain_appends_leave_the_hand_row_alone() {
         let got = s.get_hand("c1", "h1").await.unwrap().unwrap();
         assert_eq!((got.next_seq, got.status), (5, HandStatus::Completed));
         assert_eq!(seqs(s, "c1", "h1").await, vec![0, 1, 2, 3, 4]);
+    })
+    .await
+}
+
+/// A plain append and one with an idempotency key (a batch of the other kind, with
+/// leaders of its own) racing for the same seq of one hand: exactly one goes in, the
+/// other is told where the log ends and leaves nothing behind, and neither waits for
+/// ever on the other kind's batch.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_plain_and_keyed_appends_race_for_one_seq() {
+    run_pg(|h| async move {
+        let s = &*h.store;
+        club_with_table(s, "c1", "t1").await;
+        start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+        for seq in 1..=20i64 {
+            let plain = append_req("c1", "h1", seq, 1);
+            let mut keyed = append_req("c1", "h1", seq, 1);
+            keyed.idem = Some(idem("c1", &format!("k{seq}")));
+            let (a, b) = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+                tokio::join!(s.append(&plain), s.append(&keyed))
+            })
+            .await
+            .expect("neither write waits for ever");
+            let keyed_won = b.is_ok();
+            assert!(a.is_ok() != keyed_won, "exactly one goes in: {a:?} {b:?}");
+            let lost = if keyed_won { a } else { b };
+            assert_eq!(conflict(lost), (seq, seq + 1));
+            let recorded = s
+                .get_idempotency("c1", &format!("k{seq}"))
+                .await
+                .unwrap()
+                .is_some();
+            assert_eq!(recorded, keyed_won);
+        }
+        assert_eq!(seqs(s, "c1", "h1").await, (0..=20).collect::<Vec<i64>>());
     })
     .await
 }
