@@ -1796,6 +1796,119 @@ async fn pg_a_refused_new_hand_leaves_its_batch_their_outcomes() {
     .await
 }
 
+/// A second store on the database (another service process): its own writer, with
+/// its own idea of where hands' logs end.
+fn second_pg_store(h: &Harness) -> PgStore {
+    let Raw::Pg(cfg) = &h.raw else {
+        panic!("second_pg_store on SQLite");
+    };
+    PgStore::from_config((**cfg).clone(), 4).expect("pool")
+}
+
+/// A store appends to the hands it writes without checking their log's end (it knows
+/// it from its own commits). When another process has appended to such a hand
+/// meanwhile, that append is still refused as a conflict naming where the log ends,
+/// writes nothing, and leaves the batch it went in their own outcomes; and the store's
+/// next append to the hand, from the log's real end, goes in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_a_second_process_appending_to_a_hand_is_caught() {
+    run_pg(|h| async move {
+        let s = &*h.store;
+        let other = second_pg_store(&h);
+        club_with_table(s, "c1", "t1").await;
+        let ids = ["h1", "h2", "h3", "h4"];
+        for (i, id) in ids.iter().enumerate() {
+            let t = format!("t{}", i + 1);
+            if i > 0 {
+                s.create_table(&table("c1", &t, "hokm", &PLAYERS), None)
+                    .await
+                    .unwrap();
+            }
+            start_hand(s, &hand("c1", id, &t, "hokm", 1, 5_000, &PLAYERS)).await;
+            s.append(&append_req("c1", id, 1, 1)).await.unwrap();
+        }
+        // The other process's events say so.
+        let theirs = |from: i64, n: i64| {
+            let mut r = append_req("c1", "h2", from, n);
+            for e in &mut r.events {
+                e.record["writer"] = json!("other");
+            }
+            r
+        };
+        let mut end = 2i64;
+        let mut by_other = Vec::new();
+        for round in 0..3i64 {
+            // The other process takes h2's next seq (one event, then two).
+            let n = 1 + round.min(1);
+            other.append(&theirs(end, n)).await.unwrap();
+            by_other.extend(end..end + n);
+            // This store's appends, in one batch or several: h2's is stale.
+            let (a, b, c, d) = tokio::join!(
+                s.append_owned(append_req("c1", "h1", 2 + round, 1)),
+                s.append_owned(append_req("c1", "h2", end, 1)),
+                s.append_owned(append_req("c1", "h3", 2 + round, 1)),
+                s.append_owned(append_req("c1", "h4", 2 + round, 1)),
+            );
+            for r in [a, c, d] {
+                r.unwrap();
+            }
+            assert_eq!(conflict(b), (end, end + n));
+            end += n;
+            // From the log's real end, the next append goes in.
+            if round < 2 {
+                s.append(&append_req("c1", "h2", end, 1)).await.unwrap();
+                end += 1;
+            }
+        }
+        for id in ["h1", "h3", "h4"] {
+            assert_eq!(seqs(s, "c1", id).await, (0..=4).collect::<Vec<i64>>());
+        }
+        assert_eq!(seqs(s, "c1", "h2").await, (0..end).collect::<Vec<i64>>());
+        // Each of h2's events is the one its writer wrote, once.
+        for e in s.list_events("c1", "h2", 0, 100).await.unwrap() {
+            let tagged = e.record.get("writer").is_some();
+            assert_eq!(tagged, by_other.contains(&e.seq), "event {}", e.seq);
+        }
+        // The club's order has every event once.
+        sequence_all(s).await.unwrap();
+        let ordered = s.list_club_events("c1", 0, 1000).await.unwrap();
+        assert_eq!(ordered.len(), 5 * 3 + usize::try_from(end).unwrap());
+        let unique: HashSet<(String, i64)> =
+            ordered.iter().map(|e| (e.hand_id.clone(), e.seq)).collect();
+        assert_eq!(unique.len(), ordered.len());
+    })
+    .await
+}
+
+/// A hand the store knows the end of, appended to by a stale caller (behind the log)
+/// or one ahead of it (a gap): both are refused with where the log ends, as for a hand
+/// it does not know, and nothing is written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_a_known_hand_still_refuses_stale_and_gapped_appends() {
+    run_pg(|h| async move {
+        let s = &*h.store;
+        club_with_table(s, "c1", "t1").await;
+        start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+        s.append(&append_req("c1", "h1", 1, 2)).await.unwrap();
+        assert_eq!(
+            conflict(s.append(&append_req("c1", "h1", 2, 1)).await),
+            (2, 3)
+        );
+        assert_eq!(
+            conflict(s.append(&append_req("c1", "h1", 4, 1)).await),
+            (4, 3)
+        );
+        assert_eq!(
+            conflict(s.append(&append_req("c1", "h1", 0, 1)).await),
+            (0, 3)
+        );
+        s.append(&append_req("c1", "h1", 3, 1)).await.unwrap();
+        s.append(&append_req("c1", "h1", 4, 1)).await.unwrap();
+        assert_eq!(seqs(s, "c1", "h1").await, (0..=4).collect::<Vec<i64>>());
+    })
+    .await
+}
+
 // ---------------------------------------------------------------------------------------
 // The club-wide order (club_log) and its sequencer
 
