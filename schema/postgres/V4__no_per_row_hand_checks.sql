@@ -1,0 +1,21 @@
+-- The foreign keys from a hand's seats and sealed secrets to its row go.
+--
+-- `hand_players` and `hand_secrets` name their hand, and each row was checked
+-- against `hands` by a foreign key: one SPI query per row, with a FOR KEY SHARE lock
+-- (and its WAL record) on the hand's row. A hand writes its four to six seat rows and
+-- one sealed secret per shuffle, so the checks cost about 8% of the database's CPU per
+-- appended event in the append benchmark (ops/README.md, fourth round), for rows that
+-- cannot miss their hand:
+--
+--  * seat rows are written only by the statement (or transaction) that inserts their
+--    hand's row, from the same parameters;
+--  * a sealed secret is written only with its hand's row, or with an append that goes
+--    right after the hand's last event, and a hand's events are written only with its
+--    row (its first one) or right after its last one, by the store (V2, V3).
+--
+-- This is the reasoning by which V2 dropped the foreign key from events to hands. No
+-- hand row is ever deleted (the store has no path that does). The other foreign keys
+-- stay: each is checked once per club, table or hand (hands to game_tables), not per
+-- row of a hand. SQLite, one writer at a time, keeps its foreign keys.
+ALTER TABLE hand_players DROP CONSTRAINT hand_players_hand_fkey;
+ALTER TABLE hand_secrets DROP CONSTRAINT hand_secrets_hand_fkey;
