@@ -28,7 +28,8 @@ use crate::auth::{random_id, Caller, Role};
 use crate::idempotency::{IdemCtx, Reply};
 use crate::keys::seed_aad;
 use crate::store::{
-    AppendRequest, EventRow, HandRow, HandStatus, HandUpdate, SecretRow, StoreError, TableUpdate,
+    AppendRequest, EventRow, HandRow, HandStatus, HandUpdate, RecordJson, SecretRow, StoreError,
+    TableUpdate,
 };
 use crate::{now_ms, Service};
 
@@ -290,7 +291,7 @@ pub struct EventsPage {
     pub hand_id: String,
     /// The signed records, in seq order.
     #[schema(value_type = Vec<Object>)]
-    pub events: Vec<Value>,
+    pub events: Vec<RecordJson>,
     /// `from` for the next page, when there may be more.
     pub next_from: Option<i64>,
 }
@@ -306,7 +307,7 @@ pub struct ReplayView {
     pub events: u64,
     /// The record of event `step`.
     #[schema(value_type = Object)]
-    pub event: Value,
+    pub event: RecordJson,
     /// The hand's status after that event.
     pub status: String,
     /// `seat`, `public` or `all`.
@@ -386,13 +387,13 @@ fn event_row(club: &str, r: &Record, now: i64) -> ApiResult<EventRow> {
         kind: r.event.body.kind().to_string(),
         hash: r.hash.to_hex(),
         prev_hash: r.event.prev.to_hex(),
-        record: serde_json::to_value(r).map_err(ApiError::internal)?,
+        record: RecordJson::of(r).map_err(ApiError::internal)?,
         created_ms: now,
     })
 }
 
 fn record_of(row: &EventRow) -> ApiResult<Record> {
-    serde_json::from_value(row.record.clone()).map_err(ApiError::internal)
+    row.record.parse().map_err(ApiError::internal)
 }
 
 fn seal_seeds(

@@ -300,7 +300,7 @@ fn event(club_id: &str, hand_id: &str, seq: i64) -> EventRow {
         } else {
             hex64(999 + seq as u64)
         },
-        record: json!({ "seq": seq, "hand": hand_id, "body": { "card": "7H" } }),
+        record: json!({ "seq": seq, "hand": hand_id, "body": { "card": "7H" } }).into(),
         created_ms: 1_700_000_100_000 + seq,
     }
 }
@@ -693,7 +693,7 @@ async fn concurrent_appends_one_winner(h: Harness) {
             let s = Arc::clone(&s);
             tokio::spawn(async move {
                 let mut req = append_req("c1", "h1", 1, 1);
-                req.events[0].record = json!({ "writer": w });
+                req.events[0].record = json!({ "writer": w }).into();
                 s.append(&req).await
             })
         })
@@ -722,7 +722,7 @@ async fn concurrent_appends_one_winner(h: Harness) {
                 while written < 3 {
                     let next = s.get_hand("c1", "h1").await.unwrap().unwrap().next_seq;
                     let mut req = append_req("c1", "h1", next, 1);
-                    req.events[0].record = json!({ "writer": w, "n": written });
+                    req.events[0].record = json!({ "writer": w, "n": written }).into();
                     match s.append(&req).await {
                         Ok(()) => written += 1,
                         Err(StoreError::Conflict { .. }) => conflicts += 1,
@@ -1497,8 +1497,8 @@ async fn pg_superuser_can_bypass_the_triggers() {
         .expect("replica role and update");
 
         let events = s.list_events("c1", "h1", 0, 10).await.unwrap();
-        assert_eq!(events[1].record, json!({ "forged": 1 }));
-        assert_eq!(events[2].record, json!({ "forged": 2 }));
+        assert_eq!(events[1].record, json!({ "forged": 1 }).into());
+        assert_eq!(events[2].record, json!({ "forged": 2 }).into());
         // And the triggers are back on.
         let err = h.raw_exec("DELETE FROM events").await.unwrap_err();
         assert!(err.contains("append-only"), "{err}");
@@ -1831,7 +1831,9 @@ async fn pg_a_second_process_appending_to_a_hand_is_caught() {
         let theirs = |from: i64, n: i64| {
             let mut r = append_req("c1", "h2", from, n);
             for e in &mut r.events {
-                e.record["writer"] = json!("other");
+                let mut v = e.record.to_value().unwrap();
+                v["writer"] = json!("other");
+                e.record = v.into();
             }
             r
         };
@@ -1866,7 +1868,7 @@ async fn pg_a_second_process_appending_to_a_hand_is_caught() {
         assert_eq!(seqs(s, "c1", "h2").await, (0..end).collect::<Vec<i64>>());
         // Each of h2's events is the one its writer wrote, once.
         for e in s.list_events("c1", "h2", 0, 100).await.unwrap() {
-            let tagged = e.record.get("writer").is_some();
+            let tagged = e.record.to_value().unwrap().get("writer").is_some();
             assert_eq!(tagged, by_other.contains(&e.seq), "event {}", e.seq);
         }
         // The club's order has every event once.

@@ -35,7 +35,7 @@ use replayer::shuffle::ClientSeed;
 use serde_json::Value;
 use services::store::{
     ApiKeyRow, AppendRequest, ClubRow, EventRow, HandRow, HandStatus, HandUpdate, KeyRole, PgStore,
-    SeatRow, SecretRow, Store, TableRow, TableUpdate,
+    RecordJson, SeatRow, SecretRow, Store, TableRow, TableUpdate,
 };
 
 use crate::common::{
@@ -196,7 +196,8 @@ fn merge(outs: Vec<TaskOut>, secs: f64) -> Phase {
 struct RowTemplate {
     hash: String,
     prev_hash: String,
-    record: Value,
+    /// As the store sends a record: its JSON text (see `RecordJson`).
+    record: RecordJson,
     json_len: usize,
 }
 
@@ -221,7 +222,7 @@ fn action_template(players: u8) -> anyhow::Result<RowTemplate> {
     Ok(RowTemplate {
         hash: r.hash.to_hex(),
         prev_hash: r.event.prev.to_hex(),
-        record: serde_json::to_value(&r)?,
+        record: RecordJson::of(&r)?,
         json_len,
     })
 }
@@ -702,7 +703,7 @@ fn event_row(club_id: &str, hand_id: &str, r: &Record, now: i64) -> anyhow::Resu
         kind: r.event.body.kind().to_owned(),
         hash: r.hash.to_hex(),
         prev_hash: r.event.prev.to_hex(),
-        record: serde_json::to_value(r)?,
+        record: RecordJson::of(r)?,
         created_ms: now,
     })
 }

@@ -13,6 +13,7 @@
 
 mod error;
 mod postgres;
+mod record;
 mod sqlite;
 
 use async_trait::async_trait;
@@ -21,6 +22,7 @@ use serde_json::Value;
 
 pub use error::StoreError;
 pub use postgres::PgStore;
+pub use record::RecordJson;
 pub use sqlite::SqliteStore;
 
 /// A club: the unit of tenancy. Nothing of one club is ever visible to another.
@@ -214,7 +216,7 @@ pub struct EventRow {
     /// the first event).
     pub prev_hash: String,
     /// The whole signed event record.
-    pub record: Value,
+    pub record: RecordJson,
     /// When the store was asked to append it (unix milliseconds).
     pub created_ms: i64,
 }

@@ -23,7 +23,7 @@ use serde_json::Value;
 use super::{
     check_append, check_key_club, check_new_hand, check_new_table, page_limit, parse_role,
     parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, IdemRow,
-    SeatLookup, SeatRow, SecretRow, Store, StoreError, TableRow,
+    RecordJson, SeatLookup, SeatRow, SecretRow, Store, StoreError, TableRow,
 };
 
 mod embedded {
@@ -273,7 +273,7 @@ impl RawEvent {
             kind: self.kind,
             hash: self.hash,
             prev_hash: self.prev_hash,
-            record: serde_json::from_str(&self.record)?,
+            record: RecordJson::from_text(self.record)?,
             created_ms: self.created_ms,
         })
     }
@@ -440,7 +440,7 @@ fn insert_events(tx: &Connection, events: &[EventRow], first_gid: i64) -> Result
             ev.kind,
             ev.hash,
             ev.prev_hash,
-            json(&ev.record)?,
+            ev.record.get(),
             ev.created_ms
         ])
         .map_err(map_sqlite)?;

@@ -71,6 +71,7 @@ use super::{
     EventRow, HandRow, IdemRow, SecretRow, StoreError, HAND_COLS,
 };
 use crate::store::HandStatus;
+use crate::store::RecordJson;
 
 /// Most writes in one transaction.
 pub(super) const MAX_BATCH: usize = 64;
@@ -1185,7 +1186,7 @@ struct EventCols<'a> {
     kind: Vec<&'a str>,
     hash: Vec<&'a str>,
     prev: Vec<&'a str>,
-    record: Vec<&'a Value>,
+    record: Vec<&'a RecordJson>,
     created: Vec<i64>,
 }
 
