@@ -1911,6 +1911,106 @@ async fn pg_a_known_hand_still_refuses_stale_and_gapped_appends() {
     .await
 }
 
+/// A batch leader keeps its connection from batch to batch. When the database ends
+/// the store's connections (a restart, an administrator), the writes in flight fail
+/// with an error and the next ones go in on new connections: nothing is lost, written
+/// twice or out of order, whatever their outcome said.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_writes_go_on_after_their_connections_are_killed() {
+    run_pg(|h| async move {
+        let s = h.store.clone();
+        club_with_table(&*s, "c1", "t1").await;
+        let hands = 4usize;
+        for i in 0..hands {
+            let t = format!("t{}", i + 1);
+            if i > 0 {
+                s.create_table(&table("c1", &t, "hokm", &PLAYERS), None)
+                    .await
+                    .unwrap();
+            }
+            let id = format!("h{i}");
+            start_hand(&*s, &hand("c1", &id, &t, "hokm", 1, 5_000, &PLAYERS)).await;
+        }
+        // Each hand's writer appends 120 times, re-reading the log's end after a failure.
+        let mut writers = Vec::new();
+        for i in 0..hands {
+            let s = s.clone();
+            writers.push(tokio::spawn(async move {
+                let id = format!("h{i}");
+                let (mut next, mut failures) = (1i64, 0u32);
+                for _ in 0..120 {
+                    match s.append_owned(append_req("c1", &id, next, 1)).await {
+                        Ok(()) => next += 1,
+                        Err(_) => {
+                            failures += 1;
+                            // The outcome may be unknown: read where the log ends (the
+                            // read may fail too while connections are being killed).
+                            let mut tries = 0;
+                            next = loop {
+                                match s.get_hand("c1", &id).await {
+                                    Ok(h) => break h.expect("the hand").next_seq,
+                                    Err(e) if tries < 50 => {
+                                        tries += 1;
+                                        let _ = e;
+                                        tokio::time::sleep(std::time::Duration::from_millis(20))
+                                            .await;
+                                    }
+                                    Err(e) => panic!("the store stays unreachable: {e}"),
+                                }
+                            };
+                        }
+                    }
+                }
+                (next, failures)
+            }));
+        }
+        let killer = {
+            let raw = match &h.raw {
+                Raw::Pg(cfg) => (**cfg).clone(),
+                Raw::Sqlite(_) => unreachable!(),
+            };
+            tokio::spawn(async move {
+                let (client, conn) = raw.connect(NoTls).await.unwrap();
+                let driver = tokio::spawn(conn);
+                let mut killed = 0i64;
+                for _ in 0..5 {
+                    tokio::time::sleep(std::time::Duration::from_millis(40)).await;
+                    let row = client
+                        .query_one(
+                            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+                             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+                            &[],
+                        )
+                        .await
+                        .unwrap();
+                    killed += row.get::<_, i64>(0);
+                }
+                drop(client);
+                let _ = driver.await;
+                killed
+            })
+        };
+        let mut results = Vec::new();
+        for w in writers {
+            results.push(w.await.unwrap());
+        }
+        assert!(killer.await.unwrap() > 0, "connections were killed");
+        for (i, (next, _)) in results.iter().enumerate() {
+            let id = format!("h{i}");
+            // Contiguous from 0, each seq once, and the writer's idea of the end is right.
+            assert_eq!(seqs(&*s, "c1", &id).await, (0..*next).collect::<Vec<i64>>());
+        }
+        // The writes after the last kill went in.
+        let after: Vec<i64> = results.iter().map(|(n, _)| *n).collect();
+        for (i, n) in after.iter().enumerate() {
+            s.append_owned(append_req("c1", &format!("h{i}"), *n, 1))
+                .await
+                .unwrap();
+        }
+    })
+    .await
+}
+
 // ---------------------------------------------------------------------------------------
 // The club-wide order (club_log) and its sequencer
 

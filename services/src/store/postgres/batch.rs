@@ -4,7 +4,9 @@
 //! handful of round trips per write, `append` and `create_hand` queue their write on
 //! the club's queue; up to [`MAX_LEADERS`] tasks per club with queued writes (the
 //! leaders) each take up to [`MAX_BATCH`] of them, at most one per hand and none whose
-//! hand or idempotency key is in another leader's batch, and write them together:
+//! hand or idempotency key is in another leader's batch, and write them together, on a
+//! pooled connection the leader keeps while it has batches to write (so that its
+//! prepared statements and their plans stay warm):
 //!
 //! * a batch of plain writes (appends with no idempotency key and no hand or table
 //!   update: nearly all of them; and new hands with no idempotency key) is ONE
@@ -61,7 +63,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use deadpool_postgres::{GenericClient, Pool, Transaction};
+use deadpool_postgres::{GenericClient, Object, Pool, Transaction};
 use serde_json::Value;
 use tokio::sync::{oneshot, Notify};
 use tokio_postgres::types::ToSql;
@@ -512,6 +514,10 @@ async fn lead(mut guard: LeadGuard, pool: Pool) {
     let club = guard.club.clone();
     let kind = guard.kind;
     let mut last = 0usize;
+    // The leader's connection, kept from batch to batch: its prepared statements and
+    // their plans stay warm (a batch on any pooled connection found them cold on many:
+    // each variant of the plain statement is planned afresh on each connection).
+    let mut conn: Option<Object> = None;
     loop {
         writer.gather(&club, kind, last).await;
         let batch = writer.take(&club, kind);
@@ -526,7 +532,12 @@ async fn lead(mut guard: LeadGuard, pool: Pool) {
             .collect();
         last = batch.len();
         let known = kind == Kind::Plain && writer.all_known(&club, &batch);
-        let outcomes = run(&pool, &batch, known).await;
+        if conn.as_ref().is_none_or(|c| c.is_closed()) {
+            // A broken connection goes back to the pool, which drops it; should no
+            // connection come, the batch's writes run alone and say why.
+            conn = client_of(&pool).await.ok();
+        }
+        let outcomes = run(&pool, conn.as_mut(), &batch, known).await;
         // Before the hands are released: the next batch of a hand sees where it ends.
         writer.note_ends(&club, &batch, &outcomes);
         for k in writer.release(&club, &batch) {
@@ -558,7 +569,12 @@ fn copy_err(e: &StoreError) -> StoreError {
 /// The outcome of every write of the batch, in batch order. `known`: every append of
 /// the batch, all plain, goes right after its hand's log end as this writer committed
 /// it (see [`LogEnds`]).
-async fn run(pool: &Pool, batch: &[Pending], known: bool) -> Vec<Result<(), StoreError>> {
+async fn run(
+    pool: &Pool,
+    mut conn: Option<&mut Object>,
+    batch: &[Pending],
+    known: bool,
+) -> Vec<Result<(), StoreError>> {
     // Decided outcomes; `None` once the batch is over means: retry alone.
     let mut outcomes: Vec<Option<Result<(), StoreError>>> = batch.iter().map(|_| None).collect();
     // A batch of plain appends only (the common case) goes in one statement; any other
@@ -566,7 +582,11 @@ async fn run(pool: &Pool, batch: &[Pending], known: bool) -> Vec<Result<(), Stor
     let all_plain = batch.iter().all(|p| is_plain(&p.op));
     if all_plain {
         let idx: Vec<usize> = (0..batch.len()).collect();
-        match plain_statement(pool, batch, &idx, known).await {
+        let plain = match conn.as_deref() {
+            Some(client) => plain_statement(client, batch, &idx, known).await,
+            None => Err(PlainFailed::RetryAlone),
+        };
+        match plain {
             Ok(decided) => {
                 for (o, d) in outcomes.iter_mut().zip(decided) {
                     *o = d;
@@ -593,7 +613,10 @@ async fn run(pool: &Pool, batch: &[Pending], known: bool) -> Vec<Result<(), Stor
         if out.iter().all(|&o| o) {
             break;
         }
-        match attempt(pool, batch, &out, &mut outcomes).await {
+        let Some(client) = conn.as_deref_mut() else {
+            break;
+        };
+        match attempt(client, batch, &out, &mut outcomes).await {
             Attempt::Committed(accepted) => {
                 for i in accepted {
                     outcomes[i] = Some(Ok(()));
@@ -657,7 +680,7 @@ enum PlainFailed {
 /// another process took, a table's hand in progress or hand number taken) fails the
 /// statement as a whole and every write is retried alone.
 async fn plain_statement(
-    pool: &Pool,
+    client: &Object,
     batch: &[Pending],
     idx: &[usize],
     known: bool,
@@ -782,7 +805,6 @@ async fn plain_statement(
     } else {
         format!("WITH {} SELECT hand_id FROM ok", parts.join(", "))
     };
-    let client = client_of(pool).await.map_err(|_| PlainFailed::RetryAlone)?;
     let stmt = client
         .prepare_cached(&sql)
         .await
@@ -813,7 +835,7 @@ async fn plain_statement(
     let found: Option<HashMap<String, i64>> = if missed.is_empty() {
         Some(HashMap::new())
     } else {
-        next_seqs(&client, club, &missed).await.ok()
+        next_seqs(client, club, &missed).await.ok()
     };
     Ok(idx
         .iter()
@@ -871,14 +893,11 @@ enum Attempt {
 /// One transaction for the batch's writes not left `out`. Refusals found before a
 /// write wrote anything are recorded in `outcomes` and do not stop the others.
 async fn attempt(
-    pool: &Pool,
+    client: &mut Object,
     batch: &[Pending],
     out: &[bool],
     outcomes: &mut [Option<Result<(), StoreError>>],
 ) -> Attempt {
-    let Ok(mut client) = client_of(pool).await else {
-        return Attempt::Database;
-    };
     let Ok(tx) = client.transaction().await else {
         return Attempt::Database;
     };
