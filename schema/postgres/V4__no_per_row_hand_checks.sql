@@ -5,13 +5,16 @@
 -- (and its WAL record) on the hand's row. A hand writes its four to six seat rows and
 -- one sealed secret per shuffle, so the checks cost about 8% of the database's CPU per
 -- appended event in the append benchmark (ops/README.md, fourth round), for rows that
--- cannot miss their hand:
+-- cannot miss their hand when the store writes them:
 --
 --  * seat rows are written only by the statement (or transaction) that inserts their
 --    hand's row, from the same parameters;
---  * a sealed secret is written only with its hand's row, or with an append that goes
---    right after the hand's last event, and a hand's events are written only with its
---    row (its first one) or right after its last one, by the store (V2, V3).
+--  * a sealed secret is written with its hand's row, or with an append to the hand,
+--    and an append goes in only right after the hand's last event: checked against
+--    the stored events (V3), or known to be so from the writer's own commits (an
+--    append the same writer's earlier commit of that hand leads to; V3's comment
+--    predates this and says every append is checked). A hand's first event is written
+--    only with its row.
 --
 -- This is the reasoning by which V2 dropped the foreign key from events to hands. No
 -- hand row is ever deleted (the store has no path that does). The other foreign keys

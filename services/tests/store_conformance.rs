@@ -2011,6 +2011,158 @@ async fn pg_writes_go_on_after_their_connections_are_killed() {
     .await
 }
 
+/// Terminates every other session on the test database (as a restart or a failover
+/// would); how many.
+async fn kill_sessions(h: &Harness) -> i64 {
+    let Raw::Pg(cfg) = &h.raw else {
+        panic!("kill_sessions on SQLite");
+    };
+    let (client, conn) = cfg.connect(NoTls).await.expect("connect");
+    let driver = tokio::spawn(conn);
+    let n: i64 = client
+        .query_one(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .await
+        .expect("terminate")
+        .get(0);
+    drop(client);
+    let _ = driver.await;
+    n
+}
+
+/// With a pool of one connection, held by the batch's leader, a write of the batch
+/// that must be retried alone (a refused new hand fails the batch's statement; a known
+/// append whose seq another process took) runs on that connection and gets its own
+/// outcome at once, rather than waiting for a second connection that never comes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_retries_alone_need_no_second_connection() {
+    run_pg(|h| async move {
+        let Raw::Pg(cfg) = &h.raw else { unreachable!() };
+        let s = PgStore::from_config((**cfg).clone(), 1).expect("pool");
+        let other = second_pg_store(&h);
+        club_with_table(&s, "c1", "t1").await;
+        start_hand(&s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+        s.append(&append_req("c1", "h1", 1, 1)).await.unwrap();
+        let within = |f| tokio::time::timeout(std::time::Duration::from_secs(5), f);
+        // t1 has h1 in progress: a second hand is refused, the statement fails.
+        let late = hand("c1", "h2", "t1", "hokm", 2, 6_000, &PLAYERS);
+        let late_first = event("c1", "h2", 0);
+        let r = within(s.create_hand(&late, &late_first, &[], None))
+            .await
+            .expect("the refused hand is answered at once");
+        assert!(matches!(r, Err(StoreError::Conflict { .. })), "{r:?}");
+        // Another process takes h1's seq 2; this store knows h1 ends at 2.
+        other.append(&append_req("c1", "h1", 2, 1)).await.unwrap();
+        let r = within(s.append(&append_req("c1", "h1", 2, 1)))
+            .await
+            .expect("the stale append is answered at once");
+        assert_eq!(conflict(r), (2, 3));
+        s.append(&append_req("c1", "h1", 3, 1)).await.unwrap();
+        assert_eq!(seqs(&s, "c1", "h1").await, vec![0, 1, 2, 3]);
+    })
+    .await
+}
+
+/// A leader keeps its connection from batch to batch, but not while others wait for
+/// the pool: with one connection, reads go on between a busy club's batches.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_a_busy_club_leaves_the_pool_to_others() {
+    run_pg(|h| async move {
+        let Raw::Pg(cfg) = &h.raw else { unreachable!() };
+        let s = Arc::new(PgStore::from_config((**cfg).clone(), 1).expect("pool"));
+        club_with_table(&*s, "c1", "t1").await;
+        let hands = 4usize;
+        for i in 0..hands {
+            let t = format!("t{}", i + 1);
+            if i > 0 {
+                s.create_table(&table("c1", &t, "hokm", &PLAYERS), None)
+                    .await
+                    .unwrap();
+            }
+            let id = format!("h{i}");
+            start_hand(&*s, &hand("c1", &id, &t, "hokm", 1, 5_000, &PLAYERS)).await;
+        }
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut writers = Vec::new();
+        for i in 0..hands {
+            let (s, stop) = (s.clone(), stop.clone());
+            writers.push(tokio::spawn(async move {
+                let id = format!("h{i}");
+                let mut next = 1i64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) && next < 2_000 {
+                    s.append_owned(append_req("c1", &id, next, 1))
+                        .await
+                        .unwrap();
+                    next += 1;
+                }
+                next
+            }));
+        }
+        // Reads while the club writes: each within a second (a read that waited for the
+        // pool for ever would fail after 10 s).
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        for _ in 0..20 {
+            let read =
+                tokio::time::timeout(std::time::Duration::from_secs(1), s.get_hand("c1", "h0"))
+                    .await
+                    .expect("a read gets a connection between the club's batches");
+            read.unwrap().expect("the hand");
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for (i, w) in writers.into_iter().enumerate() {
+            let next = w.await.unwrap();
+            assert!(next > 1, "h{i} was written");
+            assert_eq!(
+                seqs(&*s, "c1", &format!("h{i}")).await,
+                (0..next).collect::<Vec<i64>>()
+            );
+        }
+    })
+    .await
+}
+
+/// Where the store knows a hand's log to end, it stops knowing on a new connection: a
+/// database that lost its last commits (a failover to a replica behind the primary,
+/// here: events deleted behind the store's back, then every connection ended) gets no
+/// append past its log's end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_a_new_connection_forgets_the_known_log_ends() {
+    run_pg(|h| async move {
+        let s = &*h.store;
+        club_with_table(s, "c1", "t1").await;
+        start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+        // One at a time, so that the pool has its connections by the last one.
+        for seq in 1..=3 {
+            s.append(&append_req("c1", "h1", seq, 1)).await.unwrap();
+        }
+        // The store knows h1 ends at 4; the database loses seqs 2 and 3.
+        h.raw_exec(
+            "SET session_replication_role = replica; \
+             DELETE FROM events WHERE hand_id = 'h1' AND seq >= 2;",
+        )
+        .await
+        .unwrap();
+        assert!(kill_sessions(&h).await > 0);
+        // A write on a connection the store has not yet seen closed fails, unwritten
+        // (its outcome unknown to the store); the next one is on a new connection.
+        let mut r = s.append(&append_req("c1", "h1", 4, 1)).await;
+        for _ in 0..5 {
+            if !matches!(r, Err(StoreError::Unavailable(_))) {
+                break;
+            }
+            r = s.append(&append_req("c1", "h1", 4, 1)).await;
+        }
+        assert_eq!(conflict(r), (4, 2));
+        assert_eq!(seqs(s, "c1", "h1").await, vec![0, 1]);
+        s.append(&append_req("c1", "h1", 2, 1)).await.unwrap();
+    })
+    .await
+}
+
 // ---------------------------------------------------------------------------------------
 // The club-wide order (club_log) and its sequencer
 

@@ -15,7 +15,8 @@
 //! `append` and `create_hand` of one club are group-committed: queued, then written
 //! several at a time in one statement or transaction (one WAL flush), each write
 //! keeping its own outcome; see `batch`. A write that cannot go in a batch runs alone
-//! in a transaction of its own (`append_one`, `create_hand_one`).
+//! in a transaction of its own (`append_one`, `create_hand_one`), on the connection of
+//! the batch's leader.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -23,7 +24,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use deadpool_postgres::{
-    GenericClient, Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod, Runtime,
+    GenericClient, Hook, Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod, Runtime,
 };
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
@@ -97,8 +98,16 @@ impl PgStore {
                 recycling_method: RecyclingMethod::Fast,
             },
         );
+        let writer = Arc::new(Writer::default());
+        let opened = Arc::clone(&writer);
         let pool = Pool::builder(manager)
             .max_size(max_size.max(1))
+            // A new connection may be to another database than the one the writer's
+            // knowledge of hands' log ends came from (a failover): it forgets it.
+            .post_create(Hook::sync_fn(move |_, _| {
+                opened.connection_opened();
+                Ok(())
+            }))
             .runtime(Runtime::Tokio1)
             .wait_timeout(Some(POOL_WAIT))
             .create_timeout(Some(Duration::from_secs(10)))
@@ -108,7 +117,7 @@ impl PgStore {
         Ok(PgStore {
             pool,
             pg_config,
-            writer: Arc::new(Writer::default()),
+            writer,
         })
     }
 
@@ -1050,14 +1059,13 @@ fn new_hand_params<'a>(hand: &'a HandRow, status: &'a &'a str) -> [&'a (dyn ToSq
 }
 
 async fn create_hand_one(
-    pool: &Pool,
+    client: &mut Object,
     hand: &HandRow,
     first_event: &EventRow,
     secrets: &[SecretRow],
     idem: Option<&IdemRow>,
 ) -> Result<(), StoreError> {
     check_new_hand(hand, first_event, secrets, idem)?;
-    let mut client = client_of(pool).await?;
     let tx = client.transaction().await.map_err(map_pg)?;
     let result: Result<(), Fail> = async {
         if let Some(idem) = idem {
@@ -1100,7 +1108,7 @@ async fn create_hand_one(
         Err(Fail::HandNoTaken) => {
             // The number was taken: report the table's actual next number.
             let _ = tx.rollback().await;
-            let found = next_hand_no_on(&client, &hand.club_id, &hand.table_id).await?;
+            let found = next_hand_no_on(client, &hand.club_id, &hand.table_id).await?;
             Err(StoreError::Conflict {
                 expected: hand.hand_no,
                 found,
@@ -1115,9 +1123,8 @@ async fn create_hand_one(
 /// Appends in a transaction of its own, in the order a batch writes (see `batch`): the
 /// idempotency record, the events (whose primary key decides between two writers of one
 /// `seq`), then the hand's row when the hand ends, the table, the secrets.
-async fn append_one(pool: &Pool, req: &AppendRequest) -> Result<(), StoreError> {
+async fn append_one(client: &mut Object, req: &AppendRequest) -> Result<(), StoreError> {
     check_append(req)?;
-    let mut client = client_of(pool).await?;
     let tx = client.transaction().await.map_err(map_pg)?;
     let result: Result<(), Fail> = async {
         if let Some(idem) = &req.idem {
@@ -1154,7 +1161,7 @@ async fn append_one(pool: &Pool, req: &AppendRequest) -> Result<(), StoreError> 
             // A unique violation on (club_id, hand_id, seq): another writer's event at
             // this seq committed first. Report where the log ends now.
             let _ = tx.rollback().await;
-            let found = next_seq_of(&client, &req.club_id, &req.hand_id)
+            let found = next_seq_of(&*client, &req.club_id, &req.hand_id)
                 .await
                 .map_err(map_pg)?
                 .ok_or(StoreError::NotFound("hand"))?;

@@ -79,10 +79,12 @@ use crate::store::RecordJson;
 pub(super) const MAX_BATCH: usize = 64;
 
 /// Most batches of plain writes of one club in flight at once (each on its own
-/// connection). With the club-wide order out of the write path, batches of one club no
-/// longer wait on each other; more leaders keep more of the machine busy but make
-/// smaller batches, which cost the database more CPU per event: at 32 hands on 2 cores
-/// 2, 3 and 4 measured alike (ops/README.md).
+/// connection, which its leader keeps from batch to batch unless others wait for the
+/// pool: a club writing hard holds up to `MAX_LEADERS + MAX_OTHER_LEADERS` of the
+/// pool's connections). With the club-wide order out of the write path, batches of one
+/// club no longer wait on each other; more leaders keep more of the machine busy but
+/// make smaller batches, which cost the database more CPU per event: at 32 hands on 2
+/// cores 2, 3 and 4 measured alike (ops/README.md).
 pub(super) const MAX_LEADERS: usize = 2;
 
 /// Most batches of other writes (hand ends, writes with an idempotency key) of one
@@ -155,16 +157,16 @@ impl Op {
         }
     }
 
-    /// The write in a transaction of its own.
-    async fn alone(&self, pool: &Pool) -> Result<(), StoreError> {
+    /// The write in a transaction of its own, on the leader's connection.
+    async fn alone(&self, client: &mut Object) -> Result<(), StoreError> {
         match self {
-            Op::Append(r) => append_one(pool, r).await,
+            Op::Append(r) => append_one(client, r).await,
             Op::Create {
                 hand,
                 first_event,
                 secrets,
                 idem,
-            } => create_hand_one(pool, hand, first_event, secrets, idem.as_ref()).await,
+            } => create_hand_one(client, hand, first_event, secrets, idem.as_ref()).await,
         }
     }
 }
@@ -223,18 +225,30 @@ const MAX_LOG_ENDS: usize = 1 << 16;
 /// *known* and skips the check of the hand's log end (one descent of `events_pkey`,
 /// a tenth of the database's CPU per append in the benchmark): its events go in
 /// unchecked, and the primary key of `events` refuses them should another writer (a
-/// second service process) have taken that `seq` meanwhile, which fails the batch's
-/// statement and sends its writes down the checked path one by one (see
-/// [`plain_statement`]). Within one writer no two batches hold one hand (`busy_hands`),
-/// so that happens only between processes.
+/// second service process, or a second store in this one) have taken that `seq`
+/// meanwhile, which fails the batch's statement and sends its writes down the checked
+/// path one by one (see [`plain_statement`]). Within one writer no two batches hold one
+/// hand (`busy_hands`), so that happens only between writers.
 ///
 /// An entry is written only from a committed outcome, before the batch's hands are
 /// released, and dropped on any other outcome (refused, failed or unknown) and when the
 /// hand ends.
+///
+/// This rests on the database keeping what it committed. A failover to a replica that
+/// had not received the last commits, or a restore to an earlier point, would leave
+/// entries ahead of the log, and an append at such an entry would leave a gap (which
+/// verification reports, as it reports events deleted behind the store's back). Either
+/// breaks the store's connections, and the pool's new ones forget every entry: each
+/// connection the pool opens starts a new generation of the cache, and a batch that
+/// ran across a new generation notes nothing.
 #[derive(Default)]
 struct LogEnds {
     clubs: HashMap<String, HashMap<String, i64>>,
     len: usize,
+    /// Bumped, and every entry forgotten, whenever the pool opens a connection (see
+    /// [`Writer::connection_opened`]); a batch notes its outcomes only if no connection
+    /// was opened while it ran.
+    generation: u64,
 }
 
 impl LogEnds {
@@ -256,6 +270,13 @@ impl LogEnds {
         if hands.insert(hand.to_owned(), next).is_none() {
             self.len += 1;
         }
+    }
+
+    /// Forgets every entry and starts a new generation.
+    fn reset(&mut self) {
+        self.clubs.clear();
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
     }
 
     fn forget(&mut self, club: &str, hand: &str) {
@@ -289,9 +310,30 @@ impl Writer {
         })
     }
 
-    /// Notes where the batch's hands' logs end after its outcomes (see [`LogEnds`]).
-    fn note_ends(&self, club: &str, batch: &[Pending], outcomes: &[Result<(), StoreError>]) {
+    /// The cache's generation, read before a batch runs (see [`LogEnds`]).
+    fn generation(&self) -> u64 {
+        self.ends().generation
+    }
+
+    /// The pool has opened a connection: the database may not be the one the cache's
+    /// entries were learned from (see [`LogEnds`]).
+    pub(super) fn connection_opened(&self) {
+        self.ends().reset();
+    }
+
+    /// Notes where the batch's hands' logs end after its outcomes (see [`LogEnds`]),
+    /// unless a connection was opened since `generation` was read.
+    fn note_ends(
+        &self,
+        club: &str,
+        generation: u64,
+        batch: &[Pending],
+        outcomes: &[Result<(), StoreError>],
+    ) {
         let mut ends = self.ends();
+        if ends.generation != generation {
+            return;
+        }
         for (p, o) in batch.iter().zip(outcomes) {
             let (hand, next, open) = match &p.op {
                 Op::Append(r) => (
@@ -531,15 +573,19 @@ async fn lead(mut guard: LeadGuard, pool: Pool) {
             .map(|p| (p.op.hand().to_owned(), p.op.idem_key().map(str::to_owned)))
             .collect();
         last = batch.len();
-        let known = kind == Kind::Plain && writer.all_known(&club, &batch);
-        if conn.as_ref().is_none_or(|c| c.is_closed()) {
-            // A broken connection goes back to the pool, which drops it; should no
-            // connection come, the batch's writes run alone and say why.
-            conn = client_of(&pool).await.ok();
+        // The connection first: a new one forgets the known log ends (see `LogEnds`),
+        // and must do so before this batch is judged by them.
+        let opened = open(&pool, &mut conn).await.is_ok();
+        let generation = writer.generation();
+        let known = opened && kind == Kind::Plain && writer.all_known(&club, &batch);
+        let outcomes = run(&pool, &mut conn, &batch, known).await;
+        if pool.status().waiting > 0 {
+            // Others wait for a connection (reads, other clubs' leaders, the
+            // sequencer): this one goes back to the pool until the next batch.
+            conn = None;
         }
-        let outcomes = run(&pool, conn.as_mut(), &batch, known).await;
         // Before the hands are released: the next batch of a hand sees where it ends.
-        writer.note_ends(&club, &batch, &outcomes);
+        writer.note_ends(&club, generation, &batch, &outcomes);
         for k in writer.release(&club, &batch) {
             writer.spawn_leader(&pool, club.clone(), k);
         }
@@ -571,10 +617,13 @@ fn copy_err(e: &StoreError) -> StoreError {
 /// it (see [`LogEnds`]).
 async fn run(
     pool: &Pool,
-    mut conn: Option<&mut Object>,
+    conn: &mut Option<Object>,
     batch: &[Pending],
     known: bool,
 ) -> Vec<Result<(), StoreError>> {
+    if let Err(e) = open(pool, conn).await {
+        return batch.iter().map(|_| Err(copy_err(&e))).collect();
+    }
     // Decided outcomes; `None` once the batch is over means: retry alone.
     let mut outcomes: Vec<Option<Result<(), StoreError>>> = batch.iter().map(|_| None).collect();
     // A batch of plain appends only (the common case) goes in one statement; any other
@@ -582,7 +631,7 @@ async fn run(
     let all_plain = batch.iter().all(|p| is_plain(&p.op));
     if all_plain {
         let idx: Vec<usize> = (0..batch.len()).collect();
-        let plain = match conn.as_deref() {
+        let plain = match conn.as_ref() {
             Some(client) => plain_statement(client, batch, &idx, known).await,
             None => Err(PlainFailed::RetryAlone),
         };
@@ -613,7 +662,7 @@ async fn run(
         if out.iter().all(|&o| o) {
             break;
         }
-        let Some(client) = conn.as_deref_mut() else {
+        let Ok(client) = open(pool, conn).await else {
             break;
         };
         match attempt(client, batch, &out, &mut outcomes).await {
@@ -638,14 +687,31 @@ async fn run(
             }
         }
     }
+    // The writes to retry alone run on the leader's connection: another one from the
+    // pool could be a long wait (or none at all) when leaders hold them all.
     let mut results = Vec::with_capacity(batch.len());
     for (p, o) in batch.iter().zip(outcomes) {
         results.push(match o {
             Some(r) => r,
-            None => p.op.alone(pool).await,
+            None => match open(pool, conn).await {
+                Ok(client) => p.op.alone(client).await,
+                Err(e) => Err(e),
+            },
         });
     }
     results
+}
+
+/// The leader's connection, taken from the pool if it has none or the database has
+/// closed it (a closed one goes back to the pool, which drops it).
+async fn open<'c>(pool: &Pool, conn: &'c mut Option<Object>) -> Result<&'c mut Object, StoreError> {
+    if conn.as_ref().is_some_and(|c| c.is_closed()) {
+        *conn = None;
+    }
+    match conn {
+        Some(c) => Ok(c),
+        None => Ok(conn.insert(client_of(pool).await?)),
+    }
 }
 
 /// A write that fits the one-statement path: an append that writes events and
@@ -762,10 +828,10 @@ async fn plain_statement(
         params.extend(n.params());
         ok.push("SELECT hand_id FROM n");
     }
-    // The hands whose writes go in: new hands, and appends whose first event went in;
-    // every hand of the batch when nothing is checked (then a refusal fails the whole
-    // statement). Read in that order, so the new hands are inserted before the appends'
-    // events, as in a transaction batch (one lock order for both paths).
+    // The hands whose writes go in: new hands, and appends whose first event went in.
+    // Read in that order, so the new hands are inserted before the appends' events,
+    // as in a transaction batch (one lock order for both paths). Not needed when
+    // nothing is checked: then every row goes in, or a refusal fails the statement.
     ok.reverse();
     let only_ok = if known {
         ""
@@ -809,13 +875,13 @@ async fn plain_statement(
         .prepare_cached(&sql)
         .await
         .map_err(|_| PlainFailed::RetryAlone)?;
-    let rows = client
-        .query(&stmt, &params)
-        .await
-        .map_err(|e| match e.as_db_error() {
-            Some(_) => PlainFailed::RetryAlone,
-            None => PlainFailed::Unknown,
-        })?;
+    let rows = client.query(&stmt, &params).await.map_err(|e| {
+        if outcome_unknown(&e) {
+            PlainFailed::Unknown
+        } else {
+            PlainFailed::RetryAlone
+        }
+    })?;
     if known {
         // Every row went in, or the statement failed.
         return Ok(idx.iter().map(|_| Some(Ok(()))).collect());
@@ -851,6 +917,24 @@ async fn plain_statement(
             }
         })
         .collect())
+}
+
+/// Whether a statement that failed with `e` may have committed all the same: its
+/// answer was lost (no error from the server), or the server ended the session, which
+/// it may do after the statement's commit (`FATAL`, `PANIC`; connection exceptions,
+/// class 08; operator intervention such as a shutdown, class 57P). An ERROR from the
+/// server means the statement was rolled back.
+fn outcome_unknown(e: &tokio_postgres::Error) -> bool {
+    use tokio_postgres::error::Severity;
+    let Some(db) = e.as_db_error() else {
+        return true;
+    };
+    let code = db.code().code();
+    matches!(
+        db.parsed_severity(),
+        Some(Severity::Fatal | Severity::Panic)
+    ) || code.starts_with("08")
+        || code.starts_with("57P")
 }
 
 /// Why an append whose first event did not go in was refused: its hand is unknown, or
