@@ -1911,10 +1911,9 @@ async fn pg_a_known_hand_still_refuses_stale_and_gapped_appends() {
     .await
 }
 
-/// A batch leader keeps its connection from batch to batch. When the database ends
-/// the store's connections (a restart, an administrator), the writes in flight fail
-/// with an error and the next ones go in on new connections: nothing is lost, written
-/// twice or out of order, whatever their outcome said.
+/// When the database ends the store's connections (a restart, an administrator), the
+/// writes in flight fail with an error and the next ones go in on new connections:
+/// nothing is lost, written twice or out of order, whatever their outcome said.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pg_writes_go_on_after_their_connections_are_killed() {
     run_pg(|h| async move {
@@ -2066,8 +2065,8 @@ async fn pg_retries_alone_need_no_second_connection() {
     .await
 }
 
-/// A leader keeps its connection from batch to batch, but not while others wait for
-/// the pool: with one connection, reads go on between a busy club's batches.
+/// A leader holds its connection for one batch at a time: with one connection, reads
+/// go on between a busy club's batches.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pg_a_busy_club_leaves_the_pool_to_others() {
     run_pg(|h| async move {

@@ -24,7 +24,8 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use deadpool_postgres::{
-    GenericClient, Hook, Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod, Runtime,
+    GenericClient, Hook, Manager, ManagerConfig, Object, Pool, PoolError, QueueMode,
+    RecyclingMethod, Runtime,
 };
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
@@ -102,6 +103,11 @@ impl PgStore {
         let opened = Arc::clone(&writer);
         let pool = Pool::builder(manager)
             .max_size(max_size.max(1))
+            // The connection returned last goes out first: the few connections that
+            // do most of the work (a club's batch leaders) keep their prepared
+            // statements and plans warm, where FIFO spread each batch over every
+            // connection, to be planned afresh on each (ops/README.md, fourth round).
+            .queue_mode(QueueMode::Lifo)
             // A new connection may be to another database than the one the writer's
             // knowledge of hands' log ends came from (a failover): it forgets it.
             .post_create(Hook::sync_fn(move |_, _| {

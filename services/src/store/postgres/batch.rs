@@ -4,9 +4,9 @@
 //! handful of round trips per write, `append` and `create_hand` queue their write on
 //! the club's queue; up to [`MAX_LEADERS`] tasks per club with queued writes (the
 //! leaders) each take up to [`MAX_BATCH`] of them, at most one per hand and none whose
-//! hand or idempotency key is in another leader's batch, and write them together, on a
-//! pooled connection the leader keeps while it has batches to write (so that its
-//! prepared statements and their plans stay warm):
+//! hand or idempotency key is in another leader's batch, and write them together, on
+//! one pooled connection per batch (the pool hands out the connection returned last, so
+//! the leaders' few connections keep their prepared statements and plans warm):
 //!
 //! * a batch of plain writes (appends with no idempotency key and no hand or table
 //!   update: nearly all of them; and new hands with no idempotency key) is ONE
@@ -79,12 +79,10 @@ use crate::store::RecordJson;
 pub(super) const MAX_BATCH: usize = 64;
 
 /// Most batches of plain writes of one club in flight at once (each on its own
-/// connection, which its leader keeps from batch to batch unless others wait for the
-/// pool: a club writing hard holds up to `MAX_LEADERS + MAX_OTHER_LEADERS` of the
-/// pool's connections). With the club-wide order out of the write path, batches of one
-/// club no longer wait on each other; more leaders keep more of the machine busy but
-/// make smaller batches, which cost the database more CPU per event: at 32 hands on 2
-/// cores 2, 3 and 4 measured alike (ops/README.md).
+/// connection). With the club-wide order out of the write path, batches of one club no
+/// longer wait on each other; more leaders keep more of the machine busy but make
+/// smaller batches, which cost the database more CPU per event: at 32 hands on 2 cores
+/// 2, 3 and 4 measured alike (ops/README.md).
 pub(super) const MAX_LEADERS: usize = 2;
 
 /// Most batches of other writes (hand ends, writes with an idempotency key) of one
@@ -556,11 +554,11 @@ async fn lead(mut guard: LeadGuard, pool: Pool) {
     let club = guard.club.clone();
     let kind = guard.kind;
     let mut last = 0usize;
-    // The leader's connection, kept from batch to batch: its prepared statements and
-    // their plans stay warm (a batch on any pooled connection found them cold on many:
-    // each variant of the plain statement is planned afresh on each connection).
-    let mut conn: Option<Object> = None;
     loop {
+        // The batch's connection, its retries alone included. The pool hands out the
+        // connection returned last (LIFO), so the few a club's leaders use keep their
+        // prepared statements and plans warm.
+        let mut conn: Option<Object> = None;
         writer.gather(&club, kind, last).await;
         let batch = writer.take(&club, kind);
         if batch.is_empty() {
@@ -579,11 +577,8 @@ async fn lead(mut guard: LeadGuard, pool: Pool) {
         let generation = writer.generation();
         let known = opened && kind == Kind::Plain && writer.all_known(&club, &batch);
         let outcomes = run(&pool, &mut conn, &batch, known).await;
-        if pool.status().waiting > 0 {
-            // Others wait for a connection (reads, other clubs' leaders, the
-            // sequencer): this one goes back to the pool until the next batch.
-            conn = None;
-        }
+        // Back to the pool before the next batch is gathered: others may need it.
+        drop(conn);
         // Before the hands are released: the next batch of a hand sees where it ends.
         writer.note_ends(&club, generation, &batch, &outcomes);
         for k in writer.release(&club, &batch) {
