@@ -1796,6 +1796,25 @@ async fn pg_a_refused_new_hand_leaves_its_batch_their_outcomes() {
     .await
 }
 
+/// Club `c1` with `n` hokm tables `t1`..`tn`, hand `h{i}` in progress at table
+/// `t{i+1}` (its first event written); the hands' ids.
+async fn club_with_hands(s: &dyn Store, n: usize) -> Vec<String> {
+    club_with_table(s, "c1", "t1").await;
+    let mut ids = Vec::new();
+    for i in 0..n {
+        let t = format!("t{}", i + 1);
+        if i > 0 {
+            s.create_table(&table("c1", &t, "hokm", &PLAYERS), None)
+                .await
+                .expect("create table");
+        }
+        let id = format!("h{i}");
+        start_hand(s, &hand("c1", &id, &t, "hokm", 1, 5_000, &PLAYERS)).await;
+        ids.push(id);
+    }
+    ids
+}
+
 /// A second store on the database (another service process): its own writer, with
 /// its own idea of where hands' logs end.
 fn second_pg_store(h: &Harness) -> PgStore {
@@ -1815,21 +1834,12 @@ async fn pg_a_second_process_appending_to_a_hand_is_caught() {
     run_pg(|h| async move {
         let s = &*h.store;
         let other = second_pg_store(&h);
-        club_with_table(s, "c1", "t1").await;
-        let ids = ["h1", "h2", "h3", "h4"];
-        for (i, id) in ids.iter().enumerate() {
-            let t = format!("t{}", i + 1);
-            if i > 0 {
-                s.create_table(&table("c1", &t, "hokm", &PLAYERS), None)
-                    .await
-                    .unwrap();
-            }
-            start_hand(s, &hand("c1", id, &t, "hokm", 1, 5_000, &PLAYERS)).await;
-            s.append(&append_req("c1", id, 1, 1)).await.unwrap();
+        for id in club_with_hands(s, 4).await {
+            s.append(&append_req("c1", &id, 1, 1)).await.unwrap();
         }
         // The other process's events say so.
         let theirs = |from: i64, n: i64| {
-            let mut r = append_req("c1", "h2", from, n);
+            let mut r = append_req("c1", "h1", from, n);
             for e in &mut r.events {
                 let mut v = e.record.to_value().unwrap();
                 v["writer"] = json!("other");
@@ -1840,16 +1850,16 @@ async fn pg_a_second_process_appending_to_a_hand_is_caught() {
         let mut end = 2i64;
         let mut by_other = Vec::new();
         for round in 0..3i64 {
-            // The other process takes h2's next seq (one event, then two).
+            // The other process takes h1's next seq (one event, then two).
             let n = 1 + round.min(1);
             other.append(&theirs(end, n)).await.unwrap();
             by_other.extend(end..end + n);
-            // This store's appends, in one batch or several: h2's is stale.
+            // This store's appends, in one batch or several: h1's is stale.
             let (a, b, c, d) = tokio::join!(
-                s.append_owned(append_req("c1", "h1", 2 + round, 1)),
-                s.append_owned(append_req("c1", "h2", end, 1)),
+                s.append_owned(append_req("c1", "h0", 2 + round, 1)),
+                s.append_owned(append_req("c1", "h1", end, 1)),
+                s.append_owned(append_req("c1", "h2", 2 + round, 1)),
                 s.append_owned(append_req("c1", "h3", 2 + round, 1)),
-                s.append_owned(append_req("c1", "h4", 2 + round, 1)),
             );
             for r in [a, c, d] {
                 r.unwrap();
@@ -1858,16 +1868,16 @@ async fn pg_a_second_process_appending_to_a_hand_is_caught() {
             end += n;
             // From the log's real end, the next append goes in.
             if round < 2 {
-                s.append(&append_req("c1", "h2", end, 1)).await.unwrap();
+                s.append(&append_req("c1", "h1", end, 1)).await.unwrap();
                 end += 1;
             }
         }
-        for id in ["h1", "h3", "h4"] {
+        for id in ["h0", "h2", "h3"] {
             assert_eq!(seqs(s, "c1", id).await, (0..=4).collect::<Vec<i64>>());
         }
-        assert_eq!(seqs(s, "c1", "h2").await, (0..end).collect::<Vec<i64>>());
-        // Each of h2's events is the one its writer wrote, once.
-        for e in s.list_events("c1", "h2", 0, 100).await.unwrap() {
+        assert_eq!(seqs(s, "c1", "h1").await, (0..end).collect::<Vec<i64>>());
+        // Each of h1's events is the one its writer wrote, once.
+        for e in s.list_events("c1", "h1", 0, 100).await.unwrap() {
             let tagged = e.record.to_value().unwrap().get("writer").is_some();
             assert_eq!(tagged, by_other.contains(&e.seq), "event {}", e.seq);
         }
@@ -1918,18 +1928,7 @@ async fn pg_a_known_hand_still_refuses_stale_and_gapped_appends() {
 async fn pg_writes_go_on_after_their_connections_are_killed() {
     run_pg(|h| async move {
         let s = h.store.clone();
-        club_with_table(&*s, "c1", "t1").await;
-        let hands = 4usize;
-        for i in 0..hands {
-            let t = format!("t{}", i + 1);
-            if i > 0 {
-                s.create_table(&table("c1", &t, "hokm", &PLAYERS), None)
-                    .await
-                    .unwrap();
-            }
-            let id = format!("h{i}");
-            start_hand(&*s, &hand("c1", &id, &t, "hokm", 1, 5_000, &PLAYERS)).await;
-        }
+        let hands = club_with_hands(&*s, 4).await.len();
         // Each hand's writer appends 120 times, re-reading the log's end after a failure.
         let mut writers = Vec::new();
         for i in 0..hands {
@@ -1964,28 +1963,14 @@ async fn pg_writes_go_on_after_their_connections_are_killed() {
             }));
         }
         let killer = {
-            let raw = match &h.raw {
-                Raw::Pg(cfg) => (**cfg).clone(),
-                Raw::Sqlite(_) => unreachable!(),
-            };
+            let Raw::Pg(cfg) = &h.raw else { unreachable!() };
+            let cfg = (**cfg).clone();
             tokio::spawn(async move {
-                let (client, conn) = raw.connect(NoTls).await.unwrap();
-                let driver = tokio::spawn(conn);
                 let mut killed = 0i64;
                 for _ in 0..5 {
                     tokio::time::sleep(std::time::Duration::from_millis(40)).await;
-                    let row = client
-                        .query_one(
-                            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
-                             WHERE datname = current_database() AND pid <> pg_backend_pid()",
-                            &[],
-                        )
-                        .await
-                        .unwrap();
-                    killed += row.get::<_, i64>(0);
+                    killed += kill_sessions_on(&cfg).await;
                 }
-                drop(client);
-                let _ = driver.await;
                 killed
             })
         };
@@ -2016,6 +2001,10 @@ async fn kill_sessions(h: &Harness) -> i64 {
     let Raw::Pg(cfg) = &h.raw else {
         panic!("kill_sessions on SQLite");
     };
+    kill_sessions_on(cfg).await
+}
+
+async fn kill_sessions_on(cfg: &tokio_postgres::Config) -> i64 {
     let (client, conn) = cfg.connect(NoTls).await.expect("connect");
     let driver = tokio::spawn(conn);
     let n: i64 = client
@@ -2072,18 +2061,7 @@ async fn pg_a_busy_club_leaves_the_pool_to_others() {
     run_pg(|h| async move {
         let Raw::Pg(cfg) = &h.raw else { unreachable!() };
         let s = Arc::new(PgStore::from_config((**cfg).clone(), 1).expect("pool"));
-        club_with_table(&*s, "c1", "t1").await;
-        let hands = 4usize;
-        for i in 0..hands {
-            let t = format!("t{}", i + 1);
-            if i > 0 {
-                s.create_table(&table("c1", &t, "hokm", &PLAYERS), None)
-                    .await
-                    .unwrap();
-            }
-            let id = format!("h{i}");
-            start_hand(&*s, &hand("c1", &id, &t, "hokm", 1, 5_000, &PLAYERS)).await;
-        }
+        let hands = club_with_hands(&*s, 4).await.len();
         let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let mut writers = Vec::new();
         for i in 0..hands {
