@@ -242,7 +242,6 @@ const MAX_LOG_ENDS: usize = 1 << 16;
 #[derive(Default)]
 struct LogEnds {
     clubs: HashMap<String, HashMap<String, i64>>,
-    len: usize,
     /// Bumped, and every entry forgotten, whenever the pool opens a connection (see
     /// [`Writer::connection_opened`]); a batch notes its outcomes only if no connection
     /// was opened while it ran.
@@ -254,34 +253,33 @@ impl LogEnds {
         self.clubs.get(club)?.get(hand).copied()
     }
 
+    /// How many hands it remembers.
+    fn len(&self) -> usize {
+        self.clubs.values().map(HashMap::len).sum()
+    }
+
     fn set(&mut self, club: &str, hand: &str, next: i64) {
-        if self.len >= MAX_LOG_ENDS && self.get(club, hand).is_none() {
-            if let Some(gone) = self.clubs.remove(club) {
-                self.len -= gone.len();
-            }
-            if self.len >= MAX_LOG_ENDS {
+        if self.get(club, hand).is_none() && self.len() >= MAX_LOG_ENDS {
+            self.clubs.remove(club);
+            if self.len() >= MAX_LOG_ENDS {
                 self.clubs.clear();
-                self.len = 0;
             }
         }
-        let hands = self.clubs.entry(club.to_owned()).or_default();
-        if hands.insert(hand.to_owned(), next).is_none() {
-            self.len += 1;
-        }
+        self.clubs
+            .entry(club.to_owned())
+            .or_default()
+            .insert(hand.to_owned(), next);
     }
 
     /// Forgets every entry and starts a new generation.
     fn reset(&mut self) {
         self.clubs.clear();
-        self.len = 0;
         self.generation = self.generation.wrapping_add(1);
     }
 
     fn forget(&mut self, club: &str, hand: &str) {
         if let Some(hands) = self.clubs.get_mut(club) {
-            if hands.remove(hand).is_some() {
-                self.len -= 1;
-            }
+            hands.remove(hand);
             if hands.is_empty() {
                 self.clubs.remove(club);
             }
@@ -573,10 +571,15 @@ async fn lead(mut guard: LeadGuard, pool: Pool) {
         last = batch.len();
         // The connection first: a new one forgets the known log ends (see `LogEnds`),
         // and must do so before this batch is judged by them.
-        let opened = open(&pool, &mut conn).await.is_ok();
+        let opened = open(&pool, &mut conn).await.map(|_| ());
         let generation = writer.generation();
-        let known = opened && kind == Kind::Plain && writer.all_known(&club, &batch);
-        let outcomes = run(&pool, &mut conn, &batch, known).await;
+        let outcomes = match opened {
+            Ok(()) => {
+                let known = kind == Kind::Plain && writer.all_known(&club, &batch);
+                run(&pool, &mut conn, &batch, known).await
+            }
+            Err(e) => batch.iter().map(|_| Err(copy_err(&e))).collect(),
+        };
         // Back to the pool before the next batch is gathered: others may need it.
         drop(conn);
         // Before the hands are released: the next batch of a hand sees where it ends.
@@ -607,18 +610,16 @@ fn copy_err(e: &StoreError) -> StoreError {
     }
 }
 
-/// The outcome of every write of the batch, in batch order. `known`: every append of
-/// the batch, all plain, goes right after its hand's log end as this writer committed
-/// it (see [`LogEnds`]).
+/// The outcome of every write of the batch, in batch order, on the leader's
+/// connection `conn` (replaced through [`open`] should the database close it).
+/// `known`: every append of the batch, all plain, goes right after its hand's log end
+/// as this writer committed it (see [`LogEnds`]).
 async fn run(
     pool: &Pool,
     conn: &mut Option<Object>,
     batch: &[Pending],
     known: bool,
 ) -> Vec<Result<(), StoreError>> {
-    if let Err(e) = open(pool, conn).await {
-        return batch.iter().map(|_| Err(copy_err(&e))).collect();
-    }
     // Decided outcomes; `None` once the batch is over means: retry alone.
     let mut outcomes: Vec<Option<Result<(), StoreError>>> = batch.iter().map(|_| None).collect();
     // A batch of plain appends only (the common case) goes in one statement; any other
@@ -626,9 +627,9 @@ async fn run(
     let all_plain = batch.iter().all(|p| is_plain(&p.op));
     if all_plain {
         let idx: Vec<usize> = (0..batch.len()).collect();
-        let plain = match conn.as_ref() {
-            Some(client) => plain_statement(client, batch, &idx, known).await,
-            None => Err(PlainFailed::RetryAlone),
+        let plain = match open(pool, conn).await {
+            Ok(client) => plain_statement(client, batch, &idx, known).await,
+            Err(_) => Err(PlainFailed::RetryAlone),
         };
         match plain {
             Ok(decided) => {
@@ -920,15 +921,16 @@ async fn plain_statement(
 /// class 08; operator intervention such as a shutdown, class 57P). An ERROR from the
 /// server means the statement was rolled back.
 fn outcome_unknown(e: &tokio_postgres::Error) -> bool {
+    e.as_db_error()
+        .is_none_or(|db| session_ended(db.parsed_severity(), db.code().code()))
+}
+
+/// Whether a server error of this severity and SQLSTATE ends the session, so that the
+/// statement may have committed before it (see [`outcome_unknown`]).
+fn session_ended(severity: Option<tokio_postgres::error::Severity>, code: &str) -> bool {
     use tokio_postgres::error::Severity;
-    let Some(db) = e.as_db_error() else {
-        return true;
-    };
-    let code = db.code().code();
-    matches!(
-        db.parsed_severity(),
-        Some(Severity::Fatal | Severity::Panic)
-    ) || code.starts_with("08")
+    matches!(severity, Some(Severity::Fatal | Severity::Panic))
+        || code.starts_with("08")
         || code.starts_with("57P")
 }
 
@@ -1581,7 +1583,39 @@ async fn insert_events(
 
 #[cfg(test)]
 mod tests {
-    use super::{LogEnds, MAX_LOG_ENDS};
+    use super::{session_ended, LogEnds, MAX_LOG_ENDS};
+    use tokio_postgres::error::{Severity, SqlState};
+
+    #[test]
+    fn a_session_ended_by_the_server_leaves_the_outcome_unknown() {
+        let ended = [
+            (Some(Severity::Fatal), SqlState::ADMIN_SHUTDOWN),
+            (Some(Severity::Error), SqlState::ADMIN_SHUTDOWN),
+            (Some(Severity::Error), SqlState::CRASH_SHUTDOWN),
+            (Some(Severity::Panic), SqlState::INTERNAL_ERROR),
+            (None, SqlState::CONNECTION_FAILURE),
+            (Some(Severity::Fatal), SqlState::UNIQUE_VIOLATION),
+        ];
+        for (severity, code) in ended {
+            assert!(
+                session_ended(severity, code.code()),
+                "{severity:?} {code:?}"
+            );
+        }
+        // Plain errors roll the statement back: its writes can be retried.
+        let rolled_back = [
+            (Some(Severity::Error), SqlState::UNIQUE_VIOLATION),
+            (Some(Severity::Error), SqlState::QUERY_CANCELED),
+            (Some(Severity::Error), SqlState::T_R_SERIALIZATION_FAILURE),
+            (None, SqlState::UNDEFINED_TABLE),
+        ];
+        for (severity, code) in rolled_back {
+            assert!(
+                !session_ended(severity, code.code()),
+                "{severity:?} {code:?}"
+            );
+        }
+    }
 
     #[test]
     fn log_ends_are_set_forgotten_and_bounded() {
@@ -1590,19 +1624,18 @@ mod tests {
         e.set("c1", "h1", 4);
         e.set("c2", "h1", 9);
         assert_eq!(
-            (e.get("c1", "h1"), e.get("c2", "h1"), e.len),
+            (e.get("c1", "h1"), e.get("c2", "h1"), e.len()),
             (Some(4), Some(9), 2)
         );
         e.forget("c1", "h1");
         e.forget("c1", "unknown");
-        assert_eq!((e.get("c1", "h1"), e.len), (None, 1));
+        assert_eq!((e.get("c1", "h1"), e.len()), (None, 1));
         assert!(!e.clubs.contains_key("c1"));
         for i in 0..MAX_LOG_ENDS + 10 {
             e.set("c3", &format!("h{i}"), 1);
-            assert!(e.len <= MAX_LOG_ENDS);
+            assert!(e.len() <= MAX_LOG_ENDS);
         }
         // Past the bound the club's entries went, not the newest one.
         assert_eq!(e.get("c3", &format!("h{}", MAX_LOG_ENDS + 9)), Some(1));
-        assert_eq!(e.len, e.clubs.values().map(|h| h.len()).sum::<usize>());
     }
 }
