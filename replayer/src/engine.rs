@@ -239,13 +239,55 @@ pub enum SetupError {
 }
 
 /// A committed shuffle the engine waits for: the exact multiset of cards to be shuffled, in
-/// canonical order, and why (for the log and for people).
+/// canonical order, where they come from, and why (for the log and for people).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShuffleRequest {
-    /// Why: `new_turn`, `khabar`, `restock`, `round`, `deal`, ….
+    /// Why: `new_turn`, `khabar`, `restock`, `round`, `deal`, `draw`, `relabel`, ….
     pub reason: String,
-    /// The cards to shuffle, in canonical order (sorted).
+    /// The cards to shuffle, in canonical order (sorted). Known to the state (which holds
+    /// full information); never written to the log while the hand runs.
     pub cards: Vec<Card>,
+    /// Where the cards come from, by public names only: a fresh deck, or exactly these
+    /// cards gathered from the table (a restock, a relabel).
+    pub source: ShuffleSource,
+}
+
+impl ShuffleRequest {
+    /// A fresh deck, in its canonical order.
+    pub fn deck(reason: impl Into<String>, deck: crate::cards::DeckKind) -> ShuffleRequest {
+        ShuffleRequest {
+            reason: reason.into(),
+            cards: deck.cards(),
+            source: ShuffleSource::Deck(deck),
+        }
+    }
+
+    /// Exactly the cards named `refs`, whose faces are `faces` (in any order; they are put in
+    /// canonical order here).
+    pub fn gather(
+        reason: impl Into<String>,
+        refs: Vec<CardRef>,
+        mut faces: Vec<Card>,
+    ) -> ShuffleRequest {
+        crate::cards::canonical_sort(&mut faces);
+        ShuffleRequest {
+            reason: reason.into(),
+            cards: faces,
+            source: ShuffleSource::Gather(refs),
+        }
+    }
+}
+
+/// Where the cards of a shuffle come from. Public: after the reveal an outsider derives the
+/// exact multiset of every shuffle from it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShuffleSource {
+    /// A fresh deck, every card of it.
+    Deck(crate::cards::DeckKind),
+    /// Exactly these cards, gathered from where they were (a restock from the discards, a
+    /// relabel of a hand whose cards some seat has seen).
+    Gather(Vec<CardRef>),
 }
 
 /// Who the hand waits for.
@@ -269,6 +311,68 @@ impl ToAct {
 pub trait LegalAction<A>: Serialize {
     /// Pick one concrete action of this family, uniformly or near it.
     fn sample(&self, rng: &mut dyn rand_core::RngCore) -> A;
+    /// Whether `action` is one of this family. The property suite checks that `decide`
+    /// accepts exactly the actions some legal family allows.
+    fn allows(&self, action: &A) -> bool;
+}
+
+/// How a seat did in one finished hand, as a player would say it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Judged {
+    /// Won the hand (money won, the hand's points, first out).
+    Won,
+    /// Lost it.
+    Lost,
+    /// Neither.
+    Even,
+}
+
+/// One seat's typed result of a finished hand: what the service reads instead of a game's
+/// JSON keys (history's `result=won|lost|even`, the scoreboard's totals).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatResult {
+    /// The seat.
+    pub seat: SeatIndex,
+    /// What the hand added to the seat's standing: toman won (+) or lost (−), or points
+    /// scored by the seat's side.
+    pub delta: i64,
+    /// Won, lost or even.
+    pub judged: Judged,
+    /// A title the game gives (Bluff's `king`, `vizier`, `thief`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+/// What a match's standings are counted in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoreUnit {
+    /// Money: balances.
+    Toman,
+    /// Points (a side's score).
+    Points,
+    /// No running score (a game of one hand).
+    None,
+}
+
+/// Where a match stands, typed: per seat, its balance or its side's score; who holds the
+/// role that moves from hand to hand; whether the match is over.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standings {
+    /// What `per_seat` counts.
+    pub unit: ScoreUnit,
+    /// One number per seat (a team's score is shown for each of its seats).
+    pub per_seat: Vec<i64>,
+    /// The sides, when seats play in teams (Hokm's partnerships); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<Vec<SeatIndex>>,
+    /// The role that passes from hand to hand (`banker`, `hakem`, `dealer`) and who holds it
+    /// next.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<(String, SeatIndex)>,
+    /// Whether the match is over.
+    pub over: bool,
 }
 
 /// A value that can be a game's house rules: serializable, with documented defaults, and a
@@ -365,6 +469,12 @@ pub trait Game: 'static {
     /// The match after this (finished) hand.
     fn next_match(state: &Self::State) -> Option<Self::Match>;
 
+    /// Each seat's typed result of a finished hand.
+    fn results(outcome: &Self::Outcome) -> Vec<SeatResult>;
+
+    /// Where a match stands, typed.
+    fn standings(m: &Self::Match) -> Standings;
+
     /// Whether the match is over (no further hand can start).
     fn match_over(m: &Self::Match) -> bool;
 
@@ -434,6 +544,10 @@ pub trait DynGame: Send + Sync {
     fn new_hand(&self, rules: &Value, m: &Value) -> Result<Box<dyn DynHand>, SetupError>;
     /// How many seats a match state is for.
     fn seat_count(&self, m: &Value) -> Result<u8, SetupError>;
+    /// Where a match state stands, typed.
+    fn standings(&self, m: &Value) -> Result<Standings, SetupError>;
+    /// Each seat's typed result, from a recorded outcome.
+    fn results(&self, outcome: &Value) -> Result<Vec<SeatResult>, SetupError>;
 }
 
 /// Object-safe, JSON-speaking access to one hand in progress.
@@ -548,6 +662,18 @@ where
         let m: G::Match =
             from_json(G::ID, "match state", m).map_err(|e| SetupError::Match(e.detail))?;
         Ok(G::seat_count(&m))
+    }
+
+    fn standings(&self, m: &Value) -> Result<Standings, SetupError> {
+        let m: G::Match =
+            from_json(G::ID, "match state", m).map_err(|e| SetupError::Match(e.detail))?;
+        Ok(G::standings(&m))
+    }
+
+    fn results(&self, outcome: &Value) -> Result<Vec<SeatResult>, SetupError> {
+        let o: G::Outcome =
+            from_json(G::ID, "outcome", outcome).map_err(|e| SetupError::Match(e.detail))?;
+        Ok(G::results(&o))
     }
 
     fn new_hand(&self, rules: &Value, m: &Value) -> Result<Box<dyn DynHand>, SetupError> {

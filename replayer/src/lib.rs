@@ -19,3 +19,4 @@ pub mod log;
 pub mod shuffle;
 pub mod sim;
 pub mod verify;
+pub mod zones;

@@ -155,6 +155,10 @@ impl Legal {
 }
 
 impl LegalAction<Action> for Legal {
+    fn allows(&self, action: &Action) -> bool {
+        Legal::allows(self, action)
+    }
+
     fn sample(&self, rng: &mut dyn rand_core::RngCore) -> Action {
         match self {
             Legal::AcceptBank => Action::AcceptBank,

@@ -462,7 +462,7 @@ pub(super) fn decide_shuffle(
             ),
         ));
     }
-    let expected = s.shuffle_cards(reason);
+    let expected = s.shuffle_request(reason).cards;
     let mut got = order.to_vec();
     crate::cards::canonical_sort(&mut got);
     if got != expected {

@@ -41,6 +41,7 @@ fn discard(s: &mut State, at: CardRef) {
             s.discard.push(Gone {
                 card: h.slot.card,
                 seen: false,
+                at: Some(h.slot.at),
             });
         }
         return;
@@ -51,6 +52,7 @@ fn discard(s: &mut State, at: CardRef) {
                 s.discard.push(Gone {
                     card: slot.card,
                     seen: false,
+                    at: Some(slot.at),
                 });
             }
             return;
@@ -62,6 +64,7 @@ fn discard(s: &mut State, at: CardRef) {
             s.discard.push(Gone {
                 card: h.slot.card,
                 seen: h.face_up,
+                at: Some(h.slot.at),
             });
             return;
         }
@@ -71,6 +74,7 @@ fn discard(s: &mut State, at: CardRef) {
         s.discard.push(Gone {
             card: slot.card,
             seen: true,
+            at: Some(slot.at),
         });
     }
 }

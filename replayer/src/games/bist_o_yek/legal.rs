@@ -2,7 +2,7 @@
 
 use super::action::Legal;
 use super::state::{Phase, State};
-use crate::engine::{Actor, SeatIndex, ShuffleRequest, ToAct};
+use crate::engine::{Actor, SeatIndex, ToAct};
 
 /// The side bet range of `seat` on the current hand, if it may side-bet (§5.5).
 fn side_bet_range(s: &State, seat: SeatIndex) -> Option<Legal> {
@@ -105,10 +105,7 @@ pub(super) fn to_act(s: &State) -> ToAct {
     if let Phase::AwaitShuffle { reason, .. } = s.phase {
         return ToAct {
             actors: Vec::new(),
-            shuffle: Some(ShuffleRequest {
-                reason: reason.as_str().to_string(),
-                cards: s.shuffle_cards(reason),
-            }),
+            shuffle: Some(s.shuffle_request(reason)),
         };
     }
     let main = match s.phase {

@@ -41,7 +41,9 @@ pub use state::{
 pub use view::{BetLimits, CardView, DuelView, HiddenView, View, WaitingView};
 
 use crate::cards::{Card, DeckKind};
-use crate::engine::{Actor, Game, GameId, SetupError, ToAct, Viewer, Violation};
+use crate::engine::{
+    Actor, Game, GameId, SeatResult, SetupError, Standings, ToAct, Viewer, Violation,
+};
 
 /// The Bist-o-yek rules engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -108,6 +110,14 @@ impl Game for BistOYek {
 
     fn next_match(state: &State) -> Option<Match> {
         state::next_match(state)
+    }
+
+    fn results(o: &Outcome) -> Vec<SeatResult> {
+        state::results(o)
+    }
+
+    fn standings(m: &Match) -> Standings {
+        state::standings(m)
     }
 
     fn match_over(m: &Match) -> bool {

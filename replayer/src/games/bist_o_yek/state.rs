@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rules::{total, Rules};
 use crate::cards::{Card, DeckKind};
-use crate::engine::{CardRef, GameId, HouseRules, SeatIndex, SetupError, Toman};
+use crate::engine::{CardRef, GameId, HouseRules, SeatIndex, SetupError, ShuffleRequest, Toman};
 
 /// Fewest seats (§3.1, L9: "I have played it with 2").
 pub const MIN_SEATS: u8 = 2;
@@ -210,6 +210,8 @@ pub(super) struct Hidden {
 pub(super) struct Gone {
     pub card: Card,
     pub seen: bool,
+    /// Its public name; `None` only before the hand's first shuffle.
+    pub at: Option<CardRef>,
 }
 
 /// The duel in progress.
@@ -362,7 +364,11 @@ pub(super) fn new_hand(rules: &Rules, m: &Match) -> Result<State, SetupError> {
         discard: DeckKind::BistOYek36
             .cards()
             .into_iter()
-            .map(|card| Gone { card, seen: false })
+            .map(|card| Gone {
+                card,
+                seen: false,
+                at: None,
+            })
             .collect(),
         queue: Vec::new(),
         waiting: vec![None; n],
@@ -498,14 +504,17 @@ impl State {
         total(self.banker_hand.iter().map(|s| s.card))
     }
 
-    /// The cards a pending shuffle must be a permutation of, in canonical order.
-    pub(super) fn shuffle_cards(&self, reason: ShuffleReason) -> Vec<Card> {
+    /// The shuffle a pending `reason` asks for: the whole deck, or (a restock) exactly the
+    /// discards, named by their refs.
+    pub(super) fn shuffle_request(&self, reason: ShuffleReason) -> ShuffleRequest {
         if reason.is_full() {
-            DeckKind::BistOYek36.cards()
+            ShuffleRequest::deck(reason.as_str(), DeckKind::BistOYek36)
         } else {
-            let mut v: Vec<Card> = self.discard.iter().map(|g| g.card).collect();
-            crate::cards::canonical_sort(&mut v);
-            v
+            ShuffleRequest::gather(
+                reason.as_str(),
+                self.discard.iter().filter_map(|g| g.at).collect(),
+                self.discard.iter().map(|g| g.card).collect(),
+            )
         }
     }
 }
@@ -574,4 +583,38 @@ pub(super) fn next_match(s: &State) -> Option<Match> {
         over: s.phase == Phase::MatchOver,
         turn: s.turn.saturating_add(1),
     })
+}
+
+/// Each seat's typed result: its net in toman (see [`crate::engine::Game::results`]).
+pub(super) fn results(o: &Outcome) -> Vec<crate::engine::SeatResult> {
+    use crate::engine::{Judged, SeatResult};
+    (0u8..)
+        .zip(&o.net)
+        .map(|(i, net)| SeatResult {
+            seat: SeatIndex(i),
+            delta: *net,
+            judged: match net {
+                n if *n > 0 => Judged::Won,
+                n if *n < 0 => Judged::Lost,
+                _ => Judged::Even,
+            },
+            title: None,
+        })
+        .collect()
+}
+
+/// Balances, and the next seat offered the bank (see [`crate::engine::Game::standings`]).
+pub(super) fn standings(m: &Match) -> crate::engine::Standings {
+    use crate::engine::{ScoreUnit, Standings};
+    Standings {
+        unit: ScoreUnit::Toman,
+        per_seat: m
+            .balances
+            .iter()
+            .map(|b| i64::try_from(*b).unwrap_or(i64::MAX))
+            .collect(),
+        sides: Vec::new(),
+        next: (!m.over).then(|| ("banker".to_string(), m.candidate)),
+        over: m.over,
+    }
 }

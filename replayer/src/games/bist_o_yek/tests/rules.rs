@@ -217,10 +217,7 @@ fn accepting_posts_the_stake_and_asks_for_a_full_shuffle() {
     assert!(ta.actors.is_empty(), "no actor while a shuffle is pending");
     assert_eq!(
         ta.shuffle,
-        Some(ShuffleRequest {
-            reason: "new_turn".into(),
-            cards: DeckKind::BistOYek36.cards()
-        })
+        Some(ShuffleRequest::deck("new_turn", DeckKind::BistOYek36))
     );
     for a in [Action::Deal, Action::AcceptBank, Action::EndMatch] {
         t.reject(s(0), a.clone(), "WrongPhase");
