@@ -472,6 +472,18 @@ pub trait Game: 'static {
     /// Each seat's typed result of a finished hand.
     fn results(outcome: &Self::Outcome) -> Vec<SeatResult>;
 
+    /// The state's cards, where the engine keeps them in the core's [`crate::zones::Zones`]
+    /// (every engine should, and keep no face anywhere else): the property suite checks card
+    /// conservation and that no view leaks a face through it.
+    fn zones(_state: &Self::State) -> Option<&crate::zones::Zones> {
+        None
+    }
+
+    /// The same, to change (the no-leak check scrambles the faces a viewer may not see).
+    fn zones_mut(_state: &mut Self::State) -> Option<&mut crate::zones::Zones> {
+        None
+    }
+
     /// Where a match stands, typed.
     fn standings(m: &Self::Match) -> Standings;
 
