@@ -23,8 +23,8 @@ use crate::cards::{Card, DeckKind};
 use crate::engine::{Actor, DynHand, GameId, SeatIndex, SetupError, ToAct, Viewer, Violation};
 use crate::games::registry;
 use crate::log::{
-    action_message, seal, Body, Event, Hash, LogError, PlayerSig, Record, RevealedSeed, SeatInfo,
-    SigningKeyPair, EVENT_FORMAT_VERSION,
+    action_message, seal, Body, Event, Hash, LogError, PlayerSig, PrevHand, Record, RevealedSeed,
+    SeatInfo, SigningKeyPair, EVENT_FORMAT_VERSION,
 };
 use crate::shuffle::{
     deck_seed, shuffle_cards, ClientSeed, Commitment, ServerSeed, ShuffleError, SHUFFLE_VERSION,
@@ -56,6 +56,8 @@ pub struct HandParams {
     pub seats: Vec<SeatInfo>,
     /// Whether seats may add client seeds.
     pub client_entropy: bool,
+    /// The previous hand of the match (none for a match's first hand).
+    pub prev_hand: Option<PrevHand>,
 }
 
 /// Where server seeds come from.
@@ -300,6 +302,7 @@ impl LiveHand {
             shuffle_version: SHUFFLE_VERSION,
             commitment,
             client_entropy: params.client_entropy,
+            prev_hand: params.prev_hand,
         };
         let mut hand = LiveHand::from_started(&params.hand_id, &body, seed_source)?;
         hand.seeds = vec![Some(seed0)];
@@ -322,6 +325,8 @@ impl LiveHand {
             shuffle_version,
             commitment,
             client_entropy,
+            hand_no,
+            prev_hand,
             ..
         } = started
         else {
@@ -340,6 +345,22 @@ impl LiveHand {
                 format!("a hand id of 1 to {MAX_HAND_ID_BYTES} bytes"),
                 format!("{} bytes", hand_id.len()),
             )));
+        }
+        if let Some(p) = prev_hand {
+            if *hand_no < 2 {
+                return Err(fold_err(Mismatch::new(
+                    "prev_hand",
+                    "no previous hand for a match's first hand",
+                    format!("hand {hand_no} naming a previous hand"),
+                )));
+            }
+            if p.hand.is_empty() || p.hand.len() > MAX_HAND_ID_BYTES || p.hand == hand_id {
+                return Err(fold_err(Mismatch::new(
+                    "prev_hand",
+                    format!("another hand's id of 1 to {MAX_HAND_ID_BYTES} bytes"),
+                    format!("{} bytes", p.hand.len()),
+                )));
+            }
         }
         if *shuffle_version != SHUFFLE_VERSION {
             return Err(fold_err(Mismatch::new(

@@ -16,6 +16,7 @@ pub mod dealer;
 pub mod engine;
 pub mod games;
 pub mod log;
+pub mod matches;
 pub mod shuffle;
 pub mod sim;
 pub mod verify;

@@ -271,6 +271,16 @@ pub struct RevealedSeed {
     pub server_seed: String,
 }
 
+/// The link from a hand to the previous hand of its match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrevHand {
+    /// The previous hand's id.
+    pub hand: String,
+    /// The hash of its last event (`seeds_revealed`).
+    pub hash: Hash,
+}
+
 /// What happened. Tagged by `type`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -299,6 +309,11 @@ pub enum Body {
         commitment: Commitment,
         /// Whether seats may add client seeds before each shuffle.
         client_entropy: bool,
+        /// The previous hand of the match, for every hand but a match's first: its id and
+        /// the hash of its last event. `match_state` must be what that hand's verified end
+        /// says (`docs/BUNDLE.md`, "Match files"). Absent in a match's first hand.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prev_hand: Option<PrevHand>,
     },
     /// A commitment to the server seed of a further shuffle (1, 2, …), published right after
     /// the previous shuffle was used, before anyone can know whether it will be needed.

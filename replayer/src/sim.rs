@@ -13,7 +13,8 @@ use crate::bundle::Bundle;
 use crate::dealer::{DealerError, HandParams, HandStatus, LiveHand, SeedSource};
 use crate::engine::{Actor, GameId, SeatIndex, SetupError};
 use crate::games::registry;
-use crate::log::{SeatInfo, SigningKeyPair};
+use crate::log::{PrevHand, SeatInfo, SigningKeyPair};
+use crate::matches::MatchFile;
 use crate::shuffle::ClientSeed;
 use crate::verify::ReplayStep;
 
@@ -31,9 +32,39 @@ pub enum SimError {
     Dealer(#[from] DealerError),
 }
 
-/// Play one complete hand of `game` for `players` seats with random legal actions, every
-/// seat adding a client seed before each shuffle. `seed` is the first server seed and seeds
-/// the random players, so the same seed plays the same hand.
+/// What to simulate: the game, the seats, the house rules and match set-up (any subset:
+/// defaults fill the rest, validated as the service validates a new table's), and the seed.
+#[derive(Clone, Debug)]
+pub struct SimSpec {
+    /// The game.
+    pub game: GameId,
+    /// How many seats.
+    pub players: u8,
+    /// House rules, as given (an object; `{}` for the defaults).
+    pub rules: Value,
+    /// The match set-up; `None` for the game's default for `players` seats.
+    pub setup: Option<Value>,
+    /// The first server seed; it also seeds the random players, so the same seed plays the
+    /// same hands.
+    pub seed: [u8; 32],
+}
+
+impl SimSpec {
+    /// The defaults of `game` for `players` seats.
+    pub fn new(game: GameId, players: u8, seed: [u8; 32]) -> SimSpec {
+        SimSpec {
+            game,
+            players,
+            rules: Value::Object(serde_json::Map::new()),
+            setup: None,
+            seed,
+        }
+    }
+}
+
+/// Play one complete hand of `game` for `players` seats with the default house rules and
+/// random legal actions, every seat adding a client seed before each shuffle. `seed` is the
+/// first server seed and seeds the random players, so the same seed plays the same hand.
 pub fn simulate(
     game: GameId,
     players: u8,
@@ -41,6 +72,31 @@ pub fn simulate(
     key: &SigningKeyPair,
     now_ms: u64,
 ) -> Result<Bundle, SimError> {
+    simulate_with(&SimSpec::new(game, players, seed), key, now_ms)
+}
+
+/// Play the first hand of a match set up by `spec`.
+pub fn simulate_with(
+    spec: &SimSpec,
+    key: &SigningKeyPair,
+    now_ms: u64,
+) -> Result<Bundle, SimError> {
+    let m = simulate_match(spec, 1, key, now_ms)?;
+    m.hands
+        .into_iter()
+        .next()
+        .ok_or(SimError::Setup(SetupError::MatchOver))
+}
+
+/// The match state a new table starts from, from house rules and a set-up as a client gives
+/// them: the rules completed with defaults and validated, the set-up validated for
+/// `players` seats. The service uses the same function for a new table.
+pub fn new_match_state(
+    game: GameId,
+    players: u8,
+    rules: &Value,
+    setup: Option<&Value>,
+) -> Result<(Value, Value), SetupError> {
     let def = registry(game)?;
     let (min, max) = def.seats();
     if players < min || players > max {
@@ -49,39 +105,147 @@ pub fn simulate(
             min,
             max,
             found: usize::from(players),
-        }
-        .into());
+        });
     }
-    let rules = def.default_rules();
-    let setup = def.default_setup(players)?;
+    if !rules.is_object() {
+        return Err(SetupError::Rules(
+            "house rules must be a JSON object".into(),
+        ));
+    }
+    let rules = def.normalize_rules(rules)?;
+    let setup = match setup {
+        Some(v) if !v.is_object() => {
+            return Err(SetupError::Match(
+                "the match set-up must be a JSON object".into(),
+            ))
+        }
+        Some(v) => v.clone(),
+        None => def.default_setup(players)?,
+    };
     let match_state = def.new_match(&rules, &setup)?;
-    let digest: [u8; 32] = Sha256::digest(seed).into();
-    let hand_id = format!("sim-{}", hex::encode(&digest[..8]));
+    let n = def.seat_count(&match_state)?;
+    if n != players {
+        return Err(SetupError::Match(format!(
+            "the set-up is for {n} seats but {players} players were asked for"
+        )));
+    }
+    Ok((rules, match_state))
+}
+
+/// Play up to `hands` hands of one match (fewer if the match ends first), each hand's first
+/// event linked to the one before, and write them as a match file.
+pub fn simulate_match(
+    spec: &SimSpec,
+    hands: u32,
+    key: &SigningKeyPair,
+    now_ms: u64,
+) -> Result<MatchFile, SimError> {
+    let game = spec.game;
+    let players = spec.players;
+    let (rules, mut match_state) =
+        new_match_state(game, players, &spec.rules, spec.setup.as_ref())?;
+    let def = registry(game)?;
     let mut rng = ChaCha8Rng::from_seed(
         Sha256::new()
             .chain_update(b"persian-cards/simulate/v1\0")
-            .chain_update(seed)
+            .chain_update(spec.seed)
             .finalize()
             .into(),
     );
-    let seats = (0..players)
+    let seats: Vec<SeatInfo> = (0..players)
         .map(|i| SeatInfo {
             seat: SeatIndex(i),
             player: format!("player-{i}"),
             public_key: None,
         })
         .collect();
-    let params = HandParams {
-        hand_id,
-        club: "simulated".into(),
-        table: "simulated".into(),
-        hand_no: 1,
+    let mut out: Vec<Bundle> = Vec::new();
+    let mut prev_hand: Option<PrevHand> = None;
+    for k in 0..hands {
+        if def.match_over(&match_state)? {
+            break;
+        }
+        let seed = hand_seed(&spec.seed, k);
+        let digest: [u8; 32] = Sha256::digest(seed).into();
+        let params = HandParams {
+            hand_id: format!("sim-{}", hex::encode(&digest[..8])),
+            club: "simulated".into(),
+            table: "simulated".into(),
+            hand_no: u64::from(k) + 1,
+            game,
+            rules: rules.clone(),
+            match_state: match_state.clone(),
+            seats: seats.clone(),
+            client_entropy: true,
+            prev_hand: prev_hand.take(),
+        };
+        let (hand, records) = play_hand(params, seed, &mut rng, key, now_ms)?;
+        let Some(last) = records.last() else {
+            break;
+        };
+        prev_hand = Some(PrevHand {
+            hand: hand.hand_id().to_string(),
+            hash: last.hash,
+        });
+        if let Some(next) = hand.next_match() {
+            match_state = next.clone();
+        }
+        out.push(Bundle::new(
+            hand.hand_id(),
+            game,
+            hand.status(),
+            vec![key.public()],
+            records,
+        ));
+    }
+    Ok(MatchFile::new("simulated", "simulated", game, out))
+}
+
+/// The server seed of a simulated match's hand `k`: the given seed for the first hand (so a
+/// one-hand simulation is what it always was), then `SHA-256("persian-cards/simulated-hand/v1"
+/// || 0x00 || seed || u32be(k))`.
+fn hand_seed(seed: &[u8; 32], k: u32) -> [u8; 32] {
+    if k == 0 {
+        return *seed;
+    }
+    Sha256::new()
+        .chain_update(b"persian-cards/simulated-hand/v1\0")
+        .chain_update(seed)
+        .chain_update(k.to_be_bytes())
+        .finalize()
+        .into()
+}
+
+/// Play one hand set up by `params` to its end with random legal actions seeded by `seed`
+/// (also its first server seed), and write its bundle. For tests and tools that need a hand
+/// the other functions here would not set up (a chosen match state, a chosen link).
+pub fn simulate_hand(
+    params: HandParams,
+    seed: [u8; 32],
+    key: &SigningKeyPair,
+    now_ms: u64,
+) -> Result<Bundle, SimError> {
+    let game = params.game;
+    let mut rng = ChaCha8Rng::from_seed(seed);
+    let (hand, records) = play_hand(params, seed, &mut rng, key, now_ms)?;
+    Ok(Bundle::new(
+        hand.hand_id(),
         game,
-        rules,
-        match_state,
-        seats,
-        client_entropy: true,
-    };
+        hand.status(),
+        vec![key.public()],
+        records,
+    ))
+}
+
+/// Play one hand to its end with random legal actions.
+fn play_hand(
+    params: HandParams,
+    seed: [u8; 32],
+    rng: &mut ChaCha8Rng,
+    key: &SigningKeyPair,
+    now_ms: u64,
+) -> Result<(LiveHand, Vec<crate::log::Record>), SimError> {
+    let players = u8::try_from(params.seats.len()).unwrap_or(u8::MAX);
     let (mut hand, mut records) = LiveHand::start(params, SeedSource::Derived(seed), key, now_ms)?;
     records.extend(hand.settle_after_start(key, now_ms)?);
     let mut steps = 0usize;
@@ -123,7 +287,7 @@ pub fn simulate(
             let i = usize::try_from(rng.next_u32()).unwrap_or(0) % seats.len();
             seats.get(i).copied().unwrap_or(Actor::Service)
         };
-        let Some(action) = hand.random_action(actor, &mut rng) else {
+        let Some(action) = hand.random_action(actor, rng) else {
             break;
         };
         records.extend(hand.act(actor, action, None, key, now_ms)?);
@@ -131,13 +295,7 @@ pub fn simulate(
     if hand.status() == HandStatus::InProgress {
         records.extend(hand.abandon("simulation step limit reached", key, now_ms)?);
     }
-    Ok(Bundle::new(
-        hand.hand_id(),
-        game,
-        hand.status(),
-        vec![key.public()],
-        records,
-    ))
+    Ok((hand, records))
 }
 
 fn render_value(out: &mut String, v: &Value, indent: usize) {

@@ -213,6 +213,12 @@ fn short(s: impl std::fmt::Display) -> String {
     }
 }
 
+/// Read JSON strictly (a duplicate object key is an error), for bundles and match files.
+pub(crate) fn parse_strict(bytes: &[u8]) -> Result<Value, BundleError> {
+    let Strict(value) = serde_json::from_slice(bytes).map_err(|e| BundleError::Json(short(e)))?;
+    Ok(value)
+}
+
 fn parse(bytes: &[u8]) -> Result<Parsed, BundleError> {
     let Strict(value) = serde_json::from_slice(bytes).map_err(|e| BundleError::Json(short(e)))?;
     parse_value(value)

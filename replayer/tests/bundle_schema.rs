@@ -94,6 +94,7 @@ fn hand_started(seats: u8, commitment_seed: [u8; 32]) -> Body {
         shuffle_version: SHUFFLE_VERSION,
         commitment: ServerSeed::from_bytes(commitment_seed).commitment(),
         client_entropy: true,
+        prev_hand: None,
     }
 }
 
@@ -414,4 +415,28 @@ fn broken_bundles_fail_the_schema() {
     // key id (and then finds no such signer).
     let b = broken(|b| b["records"][0]["signer"] = json!("rsa:1234"));
     assert!(!v.is_valid(&b));
+}
+
+/// A simulated match file passes `docs/match-v1.schema.json`, and each of its hands the
+/// bundle schema; a match file with an unknown member or no hands does not.
+#[test]
+fn simulated_match_files_match_the_schema() {
+    let text = std::fs::read_to_string(repo_file("docs/match-v1.schema.json")).unwrap();
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    jsonschema::draft202012::meta::validate(&schema).unwrap();
+    let mv = jsonschema::draft202012::new(&schema).unwrap();
+    let bv = validator();
+    let spec = replayer::sim::SimSpec::new(GameId::BistOYek, 3, [5; 32]);
+    let m = replayer::sim::simulate_match(&spec, 3, &test_key(), 1_767_225_600_000).unwrap();
+    let v = serde_json::to_value(&m).unwrap();
+    assert!(mv.is_valid(&v), "{:?}", mv.iter_errors(&v).next());
+    for h in v["hands"].as_array().unwrap() {
+        assert_valid(&bv, h, "a hand of a simulated match");
+    }
+    let mut extra = v.clone();
+    extra["note"] = json!("x");
+    assert!(!mv.is_valid(&extra));
+    let mut empty = v;
+    empty["hands"] = json!([]);
+    assert!(!mv.is_valid(&empty));
 }

@@ -108,6 +108,7 @@ fn steps() -> Vec<Step> {
                 shuffle_version: SHUFFLE_VERSION,
                 commitment: commitment(0),
                 client_entropy: true,
+                prev_hand: None,
             },
             player_signs: false,
         },

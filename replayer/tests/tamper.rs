@@ -1121,6 +1121,7 @@ fn player_signed_hand(players: u8, seed: [u8; 32]) -> Value {
             })
             .collect(),
         client_entropy: true,
+        prev_hand: None,
     };
     let (mut hand, mut records) =
         LiveHand::start(params, SeedSource::Derived(seed), &key, NOW_MS).unwrap();

@@ -17,7 +17,7 @@ use replayer::bundle::Bundle;
 use replayer::dealer::{self, DealerError, HandParams, LiveHand, SeedSource};
 use replayer::engine::{Actor, GameId, SeatIndex, SetupError, ToAct, Viewer};
 use replayer::games::registry;
-use replayer::log::{Body, Hash, PlayerSig, PublicKey, Record, SeatInfo};
+use replayer::log::{Body, Hash, PlayerSig, PrevHand, PublicKey, Record, SeatInfo};
 use replayer::shuffle::{ClientSeed, ServerSeed};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -28,8 +28,8 @@ use crate::auth::{random_id, Caller, Role};
 use crate::idempotency::{IdemCtx, Reply};
 use crate::keys::seed_aad;
 use crate::store::{
-    AppendRequest, EventRow, HandRow, HandStatus, HandUpdate, RecordJson, SecretRow, StoreError,
-    TableUpdate,
+    AppendRequest, EventRow, HandFilter, HandRow, HandStatus, HandUpdate, RecordJson, SecretRow,
+    StoreError, TableUpdate,
 };
 use crate::{now_ms, Service};
 
@@ -499,6 +499,77 @@ async fn records(
     Ok(out)
 }
 
+/// The previous hand of a table's match and the match state the next hand starts from,
+/// both read from that hand's signed log, never from the table's stored match state: that
+/// is a projection, and an edit to it must not reach the next hand (the audit names it).
+/// The previous hand's last event must be sealed by one of the service's keys.
+async fn match_link(
+    svc: &Service,
+    club: &str,
+    table: &crate::store::TableRow,
+    hand_no: i64,
+) -> ApiResult<(Option<PrevHand>, Value)> {
+    if hand_no <= 1 {
+        return Ok((None, table.match_state.clone()));
+    }
+    let broken = |why: &str| {
+        ApiError::new(
+            Code::MatchBroken,
+            format!(
+                "hand {} of this table's match {why}; an auditor should look at the table",
+                hand_no - 1
+            ),
+        )
+    };
+    let filter = HandFilter {
+        table_id: Some(table.table_id.clone()),
+        limit: 16,
+        ..HandFilter::default()
+    };
+    let prev = svc
+        .store
+        .list_hands(club, &filter)
+        .await?
+        .into_iter()
+        .find(|h| h.hand_no == hand_no - 1)
+        .ok_or_else(|| broken("is missing"))?;
+    let records = records(svc, club, &prev.hand_id, None).await?;
+    let (Some(first), Some(last)) = (records.first(), records.last()) else {
+        return Err(broken("has no events"));
+    };
+    let sealed = replayer::log::hash_event(&last.event).is_ok_and(|h| h == last.hash)
+        && svc
+            .keys
+            .public(&last.signer)
+            .is_some_and(|k| k.verify(&replayer::log::signature_message(&last.hash), &last.sig));
+    if !sealed || !matches!(last.event.body, Body::SeedsRevealed { .. }) {
+        return Err(broken("does not end in a sealed reveal"));
+    }
+    let started_from = match &first.event.body {
+        Body::HandStarted { match_state, .. } => match_state.clone(),
+        _ => return Err(broken("does not start with hand_started")),
+    };
+    let ended = records.iter().find_map(|r| match &r.event.body {
+        Body::HandEnded { next_match, .. } => Some(next_match.clone()),
+        _ => None,
+    });
+    let state = ended.unwrap_or(started_from);
+    if state != table.match_state {
+        tracing::warn!(
+            club,
+            table = %table.table_id,
+            "the table's stored match state differs from its last hand's log; the log's is used"
+        );
+    }
+    Ok((
+        Some(PrevHand {
+            hand: prev.hand_id.clone(),
+            hash: last.hash,
+        }),
+        state,
+    ))
+}
+
 /// The server seeds of a running hand, unsealed.
 async fn unsealed_seeds(
     svc: &Service,
@@ -862,12 +933,6 @@ pub async fn start(
         .ok_or_else(|| ApiError::not_found("table"))?;
     let game: GameId = table.game.parse().map_err(ApiError::internal)?;
     let engine = registry(game).map_err(ApiError::internal)?;
-    if engine
-        .match_over(&table.match_state)
-        .map_err(ApiError::internal)?
-    {
-        return Err(ApiError::new(Code::MatchOver, "the table's match is over"));
-    }
     if svc.store.current_hand(club, table_id).await?.is_some() {
         return Err(ApiError::new(
             Code::HandInProgress,
@@ -875,6 +940,13 @@ pub async fn start(
         ));
     }
     let hand_no = svc.store.next_hand_no(club, table_id).await?;
+    let (prev_hand, match_state) = match_link(svc, club, &table, hand_no).await?;
+    if engine
+        .match_over(&match_state)
+        .map_err(ApiError::internal)?
+    {
+        return Err(ApiError::new(Code::MatchOver, "the table's match is over"));
+    }
     let seats = table
         .seats
         .iter()
@@ -900,9 +972,10 @@ pub async fn start(
         hand_no: u64_of(hand_no),
         game,
         rules: table.rules.clone(),
-        match_state: table.match_state.clone(),
+        match_state,
         seats,
         client_entropy,
+        prev_hand,
     };
     let key = svc.keys.current();
     let now = now_ms();
@@ -1148,6 +1221,50 @@ pub async fn bundle(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<
             "the bundle is available once the hand is over",
         ));
     }
+    bundle_of(svc, &row).await
+}
+
+/// `GET /v1/tables/{table_id}/bundle`: the table's match file (`docs/BUNDLE.md`, "Match
+/// files"): every finished hand of its match, in order. A hand in progress is left out.
+pub async fn match_file(
+    svc: &Service,
+    caller: &Caller,
+    table_id: &str,
+) -> ApiResult<replayer::matches::MatchFile> {
+    let table = crate::tables::table_row(svc, caller, table_id).await?;
+    let mut rows: Vec<HandRow> = Vec::new();
+    let mut filter = HandFilter {
+        table_id: Some(table.table_id.clone()),
+        limit: 500,
+        ..HandFilter::default()
+    };
+    loop {
+        let page = svc.store.list_hands(&table.club_id, &filter).await?;
+        let full = page.len() == 500;
+        filter.cursor = page.last().map(|h| (h.started_ms, h.hand_id.clone()));
+        rows.extend(
+            page.into_iter()
+                .filter(|h| h.status != HandStatus::InProgress),
+        );
+        if !full {
+            break;
+        }
+    }
+    rows.sort_by_key(|h| h.hand_no);
+    let mut hands = Vec::with_capacity(rows.len());
+    for row in &rows {
+        hands.push(bundle_of(svc, row).await?);
+    }
+    let game: GameId = table.game.parse().map_err(ApiError::internal)?;
+    Ok(replayer::matches::MatchFile::new(
+        &table.club_id,
+        &table.table_id,
+        game,
+        hands,
+    ))
+}
+
+async fn bundle_of(svc: &Service, row: &HandRow) -> ApiResult<Bundle> {
     let records = records(svc, &row.club_id, &row.hand_id, None).await?;
     let mut keys: Vec<PublicKey> = Vec::new();
     for r in &records {

@@ -362,7 +362,11 @@ fn seat_views(t: &TableRow) -> Vec<SeatView> {
 }
 
 /// The table, if the caller may see it (404 otherwise).
-async fn table_row(svc: &Service, caller: &Caller, table_id: &str) -> ApiResult<TableRow> {
+pub(crate) async fn table_row(
+    svc: &Service,
+    caller: &Caller,
+    table_id: &str,
+) -> ApiResult<TableRow> {
     if !crate::plausible_id(table_id) || !caller.sees_table(table_id) {
         return Err(ApiError::not_found("table"));
     }

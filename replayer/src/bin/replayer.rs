@@ -13,7 +13,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::{Parser, Subcommand};
 use serde_json::Value;
 
-use replayer::cards::{DeckKind, Suit};
+use replayer::cards::DeckKind;
 use replayer::engine::{GameId, SeatIndex};
 use replayer::log::{PublicKey, SigningKeyPair};
 use replayer::shuffle::{deck_seed, shuffle_cards, ClientSeed, ServerSeed};
@@ -33,9 +33,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Verify a hand bundle. Exit 0 valid, 1 not valid, 2 unreadable.
+    /// Verify a hand bundle or a match file (all hands of one match: every hand, and the
+    /// chain from hand to hand). Exit 0 valid, 1 not valid, 2 unreadable.
     Verify {
-        /// The bundle (JSON); `-` reads standard input.
+        /// The bundle or match file (JSON); `-` reads standard input.
         file: PathBuf,
         /// A trusted service public key: 64 hex characters, or a file holding such keys (one
         /// per line, or the service's `/v1/keys` JSON). Repeatable. Without one, signatures
@@ -86,7 +87,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Play a complete hand with random legal actions and write its signed bundle.
+    /// Play a complete hand with random legal actions and write its signed bundle; with
+    /// `--hands K`, a match of K hands (fewer if the match ends first) as a match file.
     Simulate {
         /// The game.
         #[arg(long)]
@@ -94,6 +96,17 @@ enum Command {
         /// Number of players.
         #[arg(long)]
         players: u8,
+        /// Play a match of this many hands and write a match file instead of one bundle.
+        #[arg(long)]
+        hands: Option<u32>,
+        /// House rules: a JSON object, or a file holding one (any subset: defaults fill the
+        /// rest; validated as the service validates a new table's).
+        #[arg(long, value_name = "JSON|FILE")]
+        rules: Option<String>,
+        /// The match set-up: a JSON object, or a file holding one (the game's default for
+        /// --players when absent).
+        #[arg(long, value_name = "JSON|FILE")]
+        setup: Option<String>,
         /// 64 hex characters: the first server seed, and the seed of the random players.
         #[arg(long)]
         seed: Option<String>,
@@ -227,6 +240,12 @@ fn parse_keys(specs: &[String]) -> Result<Vec<PublicKey>> {
 fn run_verify(file: &Path, keys: &[String], json: bool) -> Result<bool> {
     let trusted_keys = parse_keys(keys)?;
     let bytes = read_input(file)?;
+    let is_match = serde_json::from_slice::<Value>(&bytes)
+        .map(|v| replayer::matches::is_match_file(&v))
+        .unwrap_or(false);
+    if is_match {
+        return run_verify_match(file, &bytes, trusted_keys, json);
+    }
     let verdict = verify::verify_bytes(&bytes, &Options { trusted_keys })
         .map_err(|e| anyhow!("{}: {e}", file.display()))?;
     if json {
@@ -273,18 +292,59 @@ fn run_verify(file: &Path, keys: &[String], json: bool) -> Result<bool> {
     Ok(verdict.valid)
 }
 
-fn game_deck(game: GameId, players: Option<u8>) -> DeckKind {
-    match game {
-        GameId::BistOYek => DeckKind::BistOYek36,
-        GameId::Hokm if players == Some(3) => DeckKind::Hokm51 {
-            removed_two: Suit::Clubs,
-        },
-        GameId::Ghahve => DeckKind::Ghahve52,
-        GameId::Sheytoonak => DeckKind::Sheytoonak53,
-        GameId::Hokm | GameId::Shelem | GameId::Pasur | GameId::HaftKhabis | GameId::Bluff => {
-            DeckKind::Standard52
+/// A JSON object given inline or as a file's path.
+fn json_arg(arg: &str, what: &str) -> Result<Value> {
+    let text = if arg.trim_start().starts_with('{') {
+        arg.to_string()
+    } else {
+        std::fs::read_to_string(arg).with_context(|| {
+            format!("{what} {arg:?} is neither a JSON object nor a readable file")
+        })?
+    };
+    let v: Value =
+        serde_json::from_str(&text).with_context(|| format!("{what}: not valid JSON"))?;
+    if !v.is_object() {
+        bail!("{what}: must be a JSON object");
+    }
+    Ok(v)
+}
+
+fn run_verify_match(
+    file: &Path,
+    bytes: &[u8],
+    trusted_keys: Vec<PublicKey>,
+    json: bool,
+) -> Result<bool> {
+    let v = replayer::matches::verify_match_bytes(bytes, &Options { trusted_keys })
+        .map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    if json {
+        out!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(v.valid);
+    }
+    if v.valid {
+        out!(
+            "VALID: match of table {} ({}), {} hands, each verified and each linked to the one before",
+            v.table,
+            v.game,
+            v.hands
+        );
+        if let Some(m) = &v.match_state {
+            out!("  match state after the last hand: {m}");
+        }
+    } else {
+        out!("NOT VALID: match of table {} ({})", v.table, v.game);
+        if let Some(p) = &v.problem {
+            out!("  first break: {p}");
         }
     }
+    match v.trust {
+        Trust::TrustedKey => out!("  signatures: checked against the trusted key(s) given"),
+        Trust::BundleKeysOnly => out!(
+            "  signatures: checked ONLY against the keys the bundles themselves carry; pass \
+             --key with the service's published public key to check who signed them."
+        ),
+    }
+    Ok(v.valid)
 }
 
 fn parse_client_seeds(specs: &[String]) -> Result<Vec<(SeatIndex, ClientSeed)>> {
@@ -342,7 +402,7 @@ fn run(cmd: Command) -> Result<()> {
             let game: GameId = game.parse()?;
             let deck = match deck {
                 Some(d) => d.parse::<DeckKind>()?,
-                None => game_deck(game, players),
+                None => replayer::games::playing_deck(game, players)?,
             };
             let server = ServerSeed::from_bytes(parse_seed32(&seed, "--seed")?);
             let clients = parse_client_seeds(&client_seeds)?;
@@ -381,11 +441,19 @@ fn run(cmd: Command) -> Result<()> {
         Command::Simulate {
             game,
             players,
+            hands,
+            rules,
+            setup,
             seed,
             output,
             key_file,
         } => {
             let game: GameId = game.parse()?;
+            let rules = match rules {
+                Some(r) => json_arg(&r, "--rules")?,
+                None => Value::Object(serde_json::Map::new()),
+            };
+            let setup = setup.map(|s| json_arg(&s, "--setup")).transpose()?;
             let seed = match seed {
                 Some(s) => parse_seed32(&s, "--seed")?,
                 None => {
@@ -406,8 +474,20 @@ fn run(cmd: Command) -> Result<()> {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
                 .unwrap_or(0);
-            let bundle = sim::simulate(game, players, seed, &key, now_ms)?;
-            let text = serde_json::to_string_pretty(&bundle)?;
+            let spec = sim::SimSpec {
+                game,
+                players,
+                rules,
+                setup,
+                seed,
+            };
+            let text = match hands {
+                Some(0) => bail!("--hands must be at least 1"),
+                Some(k) => {
+                    serde_json::to_string_pretty(&sim::simulate_match(&spec, k, &key, now_ms)?)?
+                }
+                None => serde_json::to_string_pretty(&sim::simulate_with(&spec, &key, now_ms)?)?,
+            };
             match output {
                 Some(p) => std::fs::write(&p, text + "\n")
                     .with_context(|| format!("cannot write {}", p.display()))?,

@@ -14,3 +14,29 @@ pub fn registry(game: GameId) -> Result<&'static dyn DynGame, SetupError> {
         other => Err(SetupError::NoEngine(other)),
     }
 }
+
+/// The deck a game's deals use for `players` seats under its default house rules: asked of
+/// the engine where there is one; for a game without an engine yet, the deck its spec
+/// names. (Each shuffle's deck is named by the engine's shuffle request; this is for
+/// `replayer deck`.)
+pub fn playing_deck(
+    game: GameId,
+    players: Option<u8>,
+) -> Result<crate::cards::DeckKind, SetupError> {
+    use crate::cards::DeckKind;
+    if let Ok(def) = registry(game) {
+        let (min, max) = def.seats();
+        let n = players.unwrap_or(max).clamp(min, max);
+        let rules = def.default_rules();
+        let m = def.new_match(&rules, &def.default_setup(n)?)?;
+        return Ok(def.new_hand(&rules, &m)?.deck());
+    }
+    Ok(match game {
+        GameId::Hokm if players == Some(3) => DeckKind::Hokm51 {
+            removed_two: crate::cards::Suit::Clubs,
+        },
+        GameId::Ghahve => DeckKind::Ghahve52,
+        GameId::Sheytoonak => DeckKind::Sheytoonak53,
+        _ => DeckKind::Standard52,
+    })
+}

@@ -59,6 +59,7 @@ error_codes! {
     HandInProgress       => "hand_in_progress",       CONFLICT,               "A hand is in progress";
     HandOver             => "hand_over",              CONFLICT,               "The hand is over";
     MatchOver            => "match_over",             CONFLICT,               "The table's match is over";
+    MatchBroken          => "match_broken",           CONFLICT,               "The match cannot go on: its last hand's record is missing or does not verify";
     NoShufflePending     => "no_shuffle_pending",     CONFLICT,               "No shuffle is pending";
     EntropyOff           => "entropy_off",            CONFLICT,               "This table takes no client seeds";
     AlreadyContributed   => "already_contributed",    CONFLICT,               "The seat already gave a client seed for this shuffle";

@@ -151,6 +151,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     resource("/tables/{table_id}/scoreboard")
                         .route(web::get().to(tables::scoreboard)),
                 )
+                .service(
+                    resource("/tables/{table_id}/bundle").route(web::get().to(tables::match_file)),
+                )
                 .service(resource("/tables/{table_id}/hands").route(web::post().to(hands::start)))
                 .service(resource("/hands").route(web::get().to(history::list)))
                 .service(resource("/hands/{hand_id}").route(web::get().to(hands::get)))

@@ -38,7 +38,7 @@ impl Modify for Bearer {
     paths(
         health::healthz, health::readyz, health::metrics,
         clubs::keys, clubs::add_auditor, clubs::me,
-        tables::create, tables::list, tables::get, tables::scoreboard,
+        tables::create, tables::list, tables::get, tables::scoreboard, tables::match_file,
         hands::start, hands::entropy, hands::deal, hands::act, hands::abandon,
         hands::get, hands::legal_actions, hands::events, hands::replay, hands::bundle,
         history::list,

@@ -62,3 +62,18 @@ pub async fn scoreboard(
 ) -> ApiResult<HttpResponse> {
     Ok(HttpResponse::Ok().json(tables::scoreboard(&svc, &caller, &path).await?))
 }
+
+/// The table's match file (`docs/BUNDLE.md`, "Match files"): every finished hand of its
+/// match, in order, each a hand bundle; `replayer verify` checks the chain.
+#[utoipa::path(get, path = "/v1/tables/{table_id}/bundle", tag = "tables",
+    params(("table_id" = String, Path)),
+    responses((status = 200, description = "The match file (docs/match-v1.schema.json)", body = Object),
+        (status = 401, body = Problem), (status = 404, body = Problem)),
+    security(("bearer" = [])))]
+pub async fn match_file(
+    svc: web::Data<Service>,
+    caller: Caller,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    Ok(HttpResponse::Ok().json(crate::hands::match_file(&svc, &caller, &path).await?))
+}

@@ -1,0 +1,373 @@
+//! Matches as chains of hands, and the match file that carries one (`docs/BUNDLE.md`,
+//! "Match files"; JSON Schema `docs/match-v1.schema.json`).
+//!
+//! Every hand of a match but the first names, in its first event, the previous hand and the
+//! hash of that hand's last event (`prev_hand`), and starts from the match state that hand's
+//! verified end gives: the `next_match` of its `hand_ended`, or, for a hand abandoned before
+//! its end, the match state it started from. A match file holds all hands of one match in
+//! order; [`verify_match_value`] verifies each hand's bundle and then the links, and names
+//! the first break: a missing, reordered or edited hand, or a match state that does not
+//! follow.
+//!
+//! ```json
+//! { "format": "persian-cards/match", "version": 1,
+//!   "club": "…", "table": "…", "game": "hokm",
+//!   "hands": [ { hand bundle }, { hand bundle }, … ] }
+//! ```
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::bundle::Bundle;
+use crate::dealer::HandStatus;
+use crate::engine::GameId;
+use crate::log::{Body, Hash, Record};
+use crate::verify::{self, BundleError, Options, Problem, Trust, Verdict};
+
+/// The `format` field of every match file.
+pub const MATCH_FORMAT: &str = "persian-cards/match";
+/// The match file format version.
+pub const MATCH_VERSION: u32 = 1;
+
+/// All hands of one match, in order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchFile {
+    /// Always [`MATCH_FORMAT`].
+    pub format: String,
+    /// Always [`MATCH_VERSION`].
+    pub version: u32,
+    /// The club.
+    pub club: String,
+    /// The table whose match this is.
+    pub table: String,
+    /// The game.
+    pub game: GameId,
+    /// Every hand, first to last, each a hand bundle.
+    pub hands: Vec<Bundle>,
+}
+
+impl MatchFile {
+    /// A match file of these hands.
+    pub fn new(club: &str, table: &str, game: GameId, hands: Vec<Bundle>) -> MatchFile {
+        MatchFile {
+            format: MATCH_FORMAT.to_string(),
+            version: MATCH_VERSION,
+            club: club.to_string(),
+            table: table.to_string(),
+            game,
+            hands,
+        }
+    }
+}
+
+/// The first break in a match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MatchProblem {
+    /// The hand's position in the file, from 0.
+    pub index: usize,
+    /// The hand's id, as its bundle says.
+    pub hand: String,
+    /// The problem inside the hand's own bundle, when the hand itself does not verify.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_hand: Option<Problem>,
+    /// The check that fails: `hand` (the bundle does not verify), `match_header`,
+    /// `hand_no`, `prev_hand`, `match_state`, `same_match` (club, table, game, rules or
+    /// seats differ), `after_match_over`.
+    pub rule: String,
+    /// What was expected.
+    pub expected: String,
+    /// What was found.
+    pub found: String,
+}
+
+impl std::fmt::Display for MatchProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "hand {} ({}): ", self.index, self.hand)?;
+        match &self.in_hand {
+            Some(p) => write!(f, "{p}"),
+            None => write!(
+                f,
+                "{}: expected {}, found {}",
+                self.rule, self.expected, self.found
+            ),
+        }
+    }
+}
+
+/// The verdict on a match file.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MatchVerdict {
+    /// Whether every hand verifies and every link holds.
+    pub valid: bool,
+    /// The table.
+    pub table: String,
+    /// The game.
+    pub game: GameId,
+    /// How many hands the file holds.
+    pub hands: usize,
+    /// How far the signatures can be trusted.
+    pub trust: Trust,
+    /// The match state after the last hand, when every hand verified.
+    pub match_state: Option<Value>,
+    /// Each hand's own verdict, in order (up to the first break).
+    pub verdicts: Vec<Verdict>,
+    /// The first break, when not valid.
+    pub problem: Option<MatchProblem>,
+}
+
+/// What a verified hand says about its match.
+struct Link {
+    hand: String,
+    hand_no: u64,
+    club: String,
+    table: String,
+    game: GameId,
+    rules: Value,
+    seats: Value,
+    starts_from: Value,
+    prev: Option<(String, Hash)>,
+    last_hash: Hash,
+    /// The match state the next hand must start from.
+    leaves: Value,
+}
+
+fn link_of(records: &[Record], status: HandStatus) -> Option<Link> {
+    let first = records.first()?;
+    let last = records.last()?;
+    let Body::HandStarted {
+        club,
+        table,
+        hand_no,
+        game,
+        rules,
+        match_state,
+        seats,
+        prev_hand,
+        ..
+    } = &first.event.body
+    else {
+        return None;
+    };
+    let leaves = match status {
+        HandStatus::Completed => records.iter().find_map(|r| match &r.event.body {
+            Body::HandEnded { next_match, .. } => Some(next_match.clone()),
+            _ => None,
+        })?,
+        _ => match_state.clone(),
+    };
+    Some(Link {
+        hand: first.event.hand.clone(),
+        hand_no: *hand_no,
+        club: club.clone(),
+        table: table.clone(),
+        game: *game,
+        rules: rules.clone(),
+        seats: serde_json::to_value(seats).ok()?,
+        starts_from: match_state.clone(),
+        prev: prev_hand.as_ref().map(|p| (p.hand.clone(), p.hash)),
+        last_hash: last.hash,
+        leaves,
+    })
+}
+
+/// Verify a match file given as bytes (duplicate keys refused, as for a bundle).
+pub fn verify_match_bytes(bytes: &[u8], opts: &Options) -> Result<MatchVerdict, BundleError> {
+    verify_match_value(verify::parse_strict(bytes)?, opts)
+}
+
+/// Whether a JSON document is a match file (by its `format`), rather than a hand bundle.
+pub fn is_match_file(v: &Value) -> bool {
+    v.get("format").and_then(Value::as_str) == Some(MATCH_FORMAT)
+}
+
+/// Verify a match file given as JSON.
+pub fn verify_match_value(value: Value, opts: &Options) -> Result<MatchVerdict, BundleError> {
+    let obj = value
+        .as_object()
+        .ok_or_else(|| BundleError::Shape("a match file is a JSON object".into()))?;
+    let format = obj.get("format").and_then(Value::as_str).unwrap_or("");
+    let version = obj.get("version").and_then(Value::as_u64);
+    if format != MATCH_FORMAT || version != Some(u64::from(MATCH_VERSION)) {
+        return Err(BundleError::Shape(format!(
+            "not a match file of format {MATCH_FORMAT:?} version {MATCH_VERSION}"
+        )));
+    }
+    for k in obj.keys() {
+        if !["format", "version", "club", "table", "game", "hands"].contains(&k.as_str()) {
+            return Err(BundleError::Shape(format!(
+                "unknown field {:?} in a match file",
+                k.chars().take(40).collect::<String>()
+            )));
+        }
+    }
+    let text = |k: &str| -> Result<String, BundleError> {
+        obj.get(k)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| BundleError::Shape(format!("{k} must be a string")))
+    };
+    let club = text("club")?;
+    let table = text("table")?;
+    let game: GameId = text("game")?
+        .parse()
+        .map_err(|e: crate::engine::UnknownGame| BundleError::Shape(e.to_string()))?;
+    let hands = obj
+        .get("hands")
+        .and_then(Value::as_array)
+        .ok_or_else(|| BundleError::Shape("hands must be an array of hand bundles".into()))?;
+    if hands.is_empty() {
+        return Err(BundleError::Empty);
+    }
+    let mut out = MatchVerdict {
+        valid: false,
+        table: table.clone(),
+        game,
+        hands: hands.len(),
+        trust: if opts.trusted_keys.is_empty() {
+            Trust::BundleKeysOnly
+        } else {
+            Trust::TrustedKey
+        },
+        match_state: None,
+        verdicts: Vec::new(),
+        problem: None,
+    };
+    let mut before: Option<Link> = None;
+    for (index, h) in hands.iter().enumerate() {
+        let name = h
+            .get("hand")
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+            .chars()
+            .take(128)
+            .collect::<String>();
+        let fail = |rule: &str, expected: String, found: String| MatchProblem {
+            index,
+            hand: name.clone(),
+            in_hand: None,
+            rule: rule.to_string(),
+            expected,
+            found,
+        };
+        let verdict = match verify::verify_value(h.clone(), opts) {
+            Ok(v) => v,
+            Err(e) => {
+                out.problem = Some(fail("hand", "a readable hand bundle".into(), e.to_string()));
+                return Ok(out);
+            }
+        };
+        if !verdict.valid {
+            let mut p = fail(
+                "hand",
+                "a hand that verifies".into(),
+                "one that does not".into(),
+            );
+            p.in_hand = verdict.problem.clone();
+            out.verdicts.push(verdict);
+            out.problem = Some(p);
+            return Ok(out);
+        }
+        out.verdicts.push(verdict);
+        let bundle: Bundle = match serde_json::from_value(h.clone()) {
+            Ok(b) => b,
+            Err(e) => {
+                out.problem = Some(fail("hand", "a hand bundle".into(), e.to_string()));
+                return Ok(out);
+            }
+        };
+        let Some(link) = link_of(&bundle.records, bundle.status) else {
+            out.problem = Some(fail(
+                "hand",
+                "a hand that starts and ends".into(),
+                format!("a {} hand", bundle.status.as_str()),
+            ));
+            return Ok(out);
+        };
+        if bundle.status == HandStatus::InProgress {
+            out.problem = Some(fail(
+                "hand",
+                "a finished hand (completed or abandoned)".into(),
+                "a hand in progress".into(),
+            ));
+            return Ok(out);
+        }
+        if link.club != club || link.table != table || link.game != game {
+            out.problem = Some(fail(
+                "match_header",
+                format!("a hand of club {club}, table {table}, game {game}"),
+                format!(
+                    "club {}, table {}, game {}",
+                    link.club, link.table, link.game
+                ),
+            ));
+            return Ok(out);
+        }
+        let want_no = u64::try_from(index).unwrap_or(u64::MAX).saturating_add(1);
+        if link.hand_no != want_no {
+            out.problem = Some(fail(
+                "hand_no",
+                format!("hand {want_no} of the match"),
+                format!("hand {}", link.hand_no),
+            ));
+            return Ok(out);
+        }
+        match &before {
+            None => {
+                if let Some((p, _)) = &link.prev {
+                    out.problem = Some(fail(
+                        "prev_hand",
+                        "no previous hand (the match's first)".into(),
+                        format!("a link to {p}"),
+                    ));
+                    return Ok(out);
+                }
+            }
+            Some(b) => {
+                let want = (b.hand.clone(), b.last_hash);
+                if link.prev.as_ref() != Some(&want) {
+                    out.problem = Some(fail(
+                        "prev_hand",
+                        format!("a link to hand {} ending in {}", want.0, want.1),
+                        match &link.prev {
+                            Some((h, x)) => format!("a link to hand {h} ending in {x}"),
+                            None => "no link".into(),
+                        },
+                    ));
+                    return Ok(out);
+                }
+                let over = crate::games::registry(game)
+                    .and_then(|g| g.match_over(&b.leaves))
+                    .unwrap_or(false);
+                if over {
+                    out.problem = Some(fail(
+                        "after_match_over",
+                        format!("no hand after hand {}, which ended the match", b.hand),
+                        "another hand".into(),
+                    ));
+                    return Ok(out);
+                }
+                if link.rules != b.rules || link.seats != b.seats {
+                    out.problem = Some(fail(
+                        "same_match",
+                        "the house rules and seats of the hands before".into(),
+                        "other rules or seats".into(),
+                    ));
+                    return Ok(out);
+                }
+                if link.starts_from != b.leaves {
+                    out.problem = Some(fail(
+                        "match_state",
+                        format!("the match state hand {} ended with: {}", b.hand, b.leaves),
+                        link.starts_from.to_string(),
+                    ));
+                    return Ok(out);
+                }
+            }
+        }
+        before = Some(link);
+    }
+    out.match_state = before.map(|b| b.leaves);
+    out.valid = true;
+    Ok(out)
+}

@@ -1,0 +1,247 @@
+//! Matches as chains: a simulated match verifies, and each kind of break is named at the
+//! hand where it happens (a missing, reordered or edited hand, a match state that does not
+//! follow, a hand after the match is over).
+
+use replayer::dealer::HandParams;
+use replayer::engine::{GameId, SeatIndex};
+use replayer::log::{Body, PrevHand, SeatInfo, SigningKeyPair};
+use replayer::matches::{verify_match_value, MatchFile};
+use replayer::sim::{simulate_hand, simulate_match, SimSpec};
+use replayer::verify::Options;
+use serde_json::{json, Value};
+
+const NOW_MS: u64 = 1_767_225_600_000;
+
+fn key() -> SigningKeyPair {
+    SigningKeyPair::from_secret([0x42; 32])
+}
+
+fn trusted() -> Options {
+    Options {
+        trusted_keys: vec![key().public()],
+    }
+}
+
+/// A match of exactly `hands` hands (random play may end a match early: the first seed
+/// whose match lasts that long).
+fn bist_o_yek_match(hands: u32) -> MatchFile {
+    (0u8..=255)
+        .map(|s| {
+            let spec = SimSpec::new(GameId::BistOYek, 3, [s; 32]);
+            simulate_match(&spec, hands, &key(), NOW_MS).unwrap()
+        })
+        .find(|m| m.hands.len() == hands as usize)
+        .expect("some seed plays a match this long")
+}
+
+fn verdict(m: &MatchFile) -> replayer::matches::MatchVerdict {
+    verify_match_value(serde_json::to_value(m).unwrap(), &trusted()).unwrap()
+}
+
+#[test]
+fn a_simulated_match_verifies_and_each_hand_names_the_one_before() {
+    let m = bist_o_yek_match(4);
+    assert_eq!(m.hands.len(), 4);
+    let v = verdict(&m);
+    assert!(v.valid, "{:?}", v.problem);
+    for (i, h) in m.hands.iter().enumerate() {
+        let Body::HandStarted {
+            hand_no, prev_hand, ..
+        } = &h.records[0].event.body
+        else {
+            panic!("first event is not hand_started")
+        };
+        assert_eq!(*hand_no, i as u64 + 1);
+        match i {
+            0 => assert!(prev_hand.is_none()),
+            _ => {
+                let before = &m.hands[i - 1];
+                assert_eq!(
+                    prev_hand.as_ref(),
+                    Some(&PrevHand {
+                        hand: before.hand.clone(),
+                        hash: before.records.last().unwrap().hash,
+                    })
+                );
+            }
+        }
+    }
+    // The match state after the last hand is the last hand's next_match.
+    let last = m.hands.last().unwrap();
+    let next = last.records.iter().find_map(|r| match &r.event.body {
+        Body::HandEnded { next_match, .. } => Some(next_match.clone()),
+        _ => None,
+    });
+    assert_eq!(v.match_state, next);
+}
+
+#[test]
+fn a_removed_hand_is_named_where_the_chain_breaks() {
+    let mut m = bist_o_yek_match(4);
+    m.hands.remove(1);
+    let v = verdict(&m);
+    assert!(!v.valid);
+    let p = v.problem.unwrap();
+    assert_eq!((p.index, p.rule.as_str()), (1, "hand_no"));
+}
+
+#[test]
+fn swapped_hands_are_named() {
+    let mut m = bist_o_yek_match(4);
+    m.hands.swap(2, 3);
+    let p = verdict(&m).problem.unwrap();
+    assert_eq!((p.index, p.rule.as_str()), (2, "hand_no"));
+}
+
+#[test]
+fn a_removed_first_hand_is_named() {
+    let mut m = bist_o_yek_match(3);
+    m.hands.remove(0);
+    let p = verdict(&m).problem.unwrap();
+    assert_eq!((p.index, p.rule.as_str()), (0, "hand_no"));
+}
+
+#[test]
+fn an_edited_hand_is_named_with_its_own_problem() {
+    let mut m = bist_o_yek_match(3);
+    let mut v = serde_json::to_value(&m).unwrap();
+    v["hands"][1]["records"][2]["event"]["time_ms"] = json!(NOW_MS + 1);
+    let verdict = verify_match_value(v, &trusted()).unwrap();
+    let p = verdict.problem.unwrap();
+    assert_eq!((p.index, p.rule.as_str()), (1, "hand"));
+    assert_eq!(p.in_hand.unwrap().event, Some(2));
+    // And a hand replaced by another valid hand of another match breaks the link.
+    let other = (0u8..=255)
+        .rev()
+        .map(|s| {
+            simulate_match(
+                &SimSpec::new(GameId::BistOYek, 3, [s; 32]),
+                3,
+                &key(),
+                NOW_MS,
+            )
+        })
+        .find_map(|r| {
+            r.ok()
+                .filter(|o| o.hands.len() == 3 && o.hands[2].hand != m.hands[2].hand)
+        })
+        .unwrap();
+    m.hands[2] = other.hands[2].clone();
+    let p = verdict_of(&m);
+    assert_eq!((p.index, p.rule.as_str()), (2, "prev_hand"));
+}
+
+fn verdict_of(m: &MatchFile) -> replayer::matches::MatchProblem {
+    verdict(m).problem.unwrap()
+}
+
+/// The attack of issue 9: one balance set to 5,000,000 in the stored match state between
+/// two hands, and the next hand signed from it. The hand itself verifies (it is consistent
+/// with what it says it started from); the match does not.
+#[test]
+fn a_match_state_edited_between_hands_is_caught() {
+    let m = bist_o_yek_match(2);
+    let first = &m.hands[0];
+    let Body::HandStarted {
+        rules,
+        seats,
+        club,
+        table,
+        ..
+    } = first.records[0].event.body.clone()
+    else {
+        panic!()
+    };
+    let mut state: Value = first
+        .records
+        .iter()
+        .find_map(|r| match &r.event.body {
+            Body::HandEnded { next_match, .. } => Some(next_match.clone()),
+            _ => None,
+        })
+        .unwrap();
+    state["balances"][1] = json!(5_000_000u64);
+    let forged = simulate_hand(
+        HandParams {
+            hand_id: "forged-2".into(),
+            club,
+            table,
+            hand_no: 2,
+            game: GameId::BistOYek,
+            rules,
+            match_state: state,
+            seats,
+            client_entropy: true,
+            prev_hand: Some(PrevHand {
+                hand: first.hand.clone(),
+                hash: first.records.last().unwrap().hash,
+            }),
+        },
+        [9; 32],
+        &key(),
+        NOW_MS,
+    )
+    .unwrap();
+    let alone =
+        replayer::verify::verify_value(serde_json::to_value(&forged).unwrap(), &trusted()).unwrap();
+    assert!(
+        alone.valid,
+        "the forged hand verifies on its own: {:?}",
+        alone.problem
+    );
+    let mut m2 = m.clone();
+    m2.hands[1] = forged;
+    let p = verdict_of(&m2);
+    assert_eq!((p.index, p.rule.as_str()), (1, "match_state"));
+}
+
+#[test]
+fn a_first_hand_that_names_a_previous_hand_does_not_verify() {
+    let seats: Vec<SeatInfo> = (0..2)
+        .map(|i| SeatInfo {
+            seat: SeatIndex(i),
+            player: format!("p{i}"),
+            public_key: None,
+        })
+        .collect();
+    let (rules, match_state) =
+        replayer::sim::new_match_state(GameId::BistOYek, 2, &json!({}), None).unwrap();
+    let r = simulate_hand(
+        HandParams {
+            hand_id: "h1".into(),
+            club: "c".into(),
+            table: "t".into(),
+            hand_no: 1,
+            game: GameId::BistOYek,
+            rules,
+            match_state,
+            seats,
+            client_entropy: false,
+            prev_hand: Some(PrevHand {
+                hand: "h0".into(),
+                hash: replayer::log::Hash::ZERO,
+            }),
+        },
+        [1; 32],
+        &key(),
+        NOW_MS,
+    );
+    assert!(r.is_err(), "the dealer refuses to start such a hand");
+}
+
+#[test]
+fn simulate_takes_house_rules_and_set_up_validated() {
+    let mut spec = SimSpec::new(GameId::BistOYek, 3, [3; 32]);
+    spec.rules = json!({"no_such_rule": 1});
+    assert!(simulate_match(&spec, 1, &key(), NOW_MS).is_err());
+    spec.rules = json!({});
+    spec.setup = Some(json!({"seats": 4}));
+    let e = simulate_match(&spec, 1, &key(), NOW_MS).unwrap_err();
+    assert!(e.to_string().contains("4 seats"), "{e}");
+    spec.setup = Some(json!({"seats": 3, "balances": [100, 200, 300]}));
+    let m = simulate_match(&spec, 1, &key(), NOW_MS).unwrap();
+    let Body::HandStarted { match_state, .. } = &m.hands[0].records[0].event.body else {
+        panic!()
+    };
+    assert_eq!(match_state["balances"], json!([100, 200, 300]));
+}
