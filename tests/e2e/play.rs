@@ -253,7 +253,23 @@ async fn two_hands(env: Env, seats: usize, seed: u64) {
         "a single banker's turn should not end the match: {next1}"
     );
 
-    // Hand 2: it starts from hand 1's next match state.
+    // The attack of issue 9: one balance set to 5,000,000 in the table's stored match
+    // state between two hands. The next hand must start from hand 1's signed end instead.
+    if env.db_url.is_some() {
+        let n = env
+            .pg()
+            .await
+            .execute(
+                "UPDATE game_tables SET match_state = \
+                 jsonb_set(match_state, '{balances,1}', '5000000') WHERE table_id = $1",
+                &[&table.id],
+            )
+            .await
+            .unwrap();
+        assert_eq!(n, 1, "the stored match state was edited");
+    }
+
+    // Hand 2: it starts from hand 1's next match state, and names hand 1.
     let h2 = start_hand(&app, &admin, &table).await;
     let hand2 = h2["hand_id"].as_str().unwrap().to_string();
     assert_ne!(hand1, hand2);
@@ -264,6 +280,11 @@ async fn two_hands(env: Env, seats: usize, seed: u64) {
     assert_eq!(
         started["match_state"], next1,
         "balances and the next candidate carry over"
+    );
+    assert_eq!(
+        started["prev_hand"],
+        json!({"hand": hand1, "hash": b1["records"].as_array().unwrap().last().unwrap()["hash"]}),
+        "hand 2 names hand 1 and its last hash"
     );
     let candidate = next1["candidate"].as_u64().unwrap();
     assert_eq!(
@@ -318,6 +339,29 @@ async fn two_hands(env: Env, seats: usize, seed: u64) {
         .filter_map(|h| h["hand_id"].as_str())
         .collect();
     assert_eq!(ids, vec![hand2.as_str(), hand1.as_str()], "newest first");
+
+    // The match file: both hands, in order, verified as a chain by `replayer verify`.
+    let m = app
+        .get(&format!("/v1/tables/{}/bundle", table.id), Some(&admin))
+        .await;
+    ok(&m, StatusCode::OK, "match file");
+    assert_eq!(m.body["format"], "persian-cards/match");
+    assert_eq!(m.body["hands"][0]["hand"], hand1.as_str());
+    assert_eq!(m.body["hands"][1]["hand"], hand2.as_str());
+    let key = app.service_key().await;
+    let file = crate::harness::write_temp(&m.body);
+    let path = file.path().display().to_string();
+    let (code, out, err) = crate::harness::replayer(&["verify", &path, "--key", &key]);
+    assert_eq!(code, 0, "replayer verify of the match: {out} {err}");
+    assert!(out.contains("2 hands"), "{out}");
+    // Hand 1 removed: the chain breaks at the first hand.
+    let mut cut = m.body.clone();
+    cut["hands"].as_array_mut().unwrap().remove(0);
+    let file = crate::harness::write_temp(&cut);
+    let path = file.path().display().to_string();
+    let (code, out, _) = crate::harness::replayer(&["verify", &path, "--key", &key]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("hand_no"), "{out}");
 }
 
 fn started_balances(bundle: &Value) -> Vec<i64> {
