@@ -1131,6 +1131,12 @@ impl LiveHand {
         }
     }
 
+    /// The engine, for the property suite's checks ([`DynHand::check_cards`],
+    /// [`DynHand::leak`], [`DynHand::check_legal`]).
+    pub fn engine(&self) -> &dyn DynHand {
+        self.engine.as_ref()
+    }
+
     /// The hand's id.
     pub fn hand_id(&self) -> &str {
         &self.hand_id

@@ -380,6 +380,12 @@ pub struct Standings {
 pub trait HouseRules: Serialize + DeserializeOwned + Default + Clone + fmt::Debug {
     /// Check the values against the spec's ranges.
     fn validate(&self) -> Result<(), SetupError>;
+
+    /// A spread of valid house rules for the property suite (every option away from its
+    /// default at least once); the defaults alone unless the game lists more.
+    fn samples() -> Vec<Self> {
+        vec![Self::default()]
+    }
 }
 
 /// One game's rules engine. See the module documentation for the shape.
@@ -554,6 +560,8 @@ pub trait DynGame: Send + Sync {
     fn match_over(&self, m: &Value) -> Result<bool, SetupError>;
     /// Start a hand.
     fn new_hand(&self, rules: &Value, m: &Value) -> Result<Box<dyn DynHand>, SetupError>;
+    /// A spread of valid house rules for the property suite ([`HouseRules::samples`]).
+    fn rule_samples(&self) -> Vec<Value>;
     /// How many seats a match state is for.
     fn seat_count(&self, m: &Value) -> Result<u8, SetupError>;
     /// Where a match state stands, typed.
@@ -587,6 +595,17 @@ pub trait DynHand: Send + Sync + fmt::Debug {
     fn next_match(&self) -> Option<Value>;
     /// A copy.
     fn clone_box(&self) -> Box<dyn DynHand>;
+    /// Whether the engine keeps its cards in the core's zones ([`Game::zones`]).
+    fn has_zones(&self) -> bool;
+    /// Card conservation ([`crate::zones::Zones::check`]), where the engine keeps zones.
+    fn check_cards(&self) -> Result<(), String>;
+    /// The no-leak check for one viewer: the faces `viewer` may not see are permuted among
+    /// themselves (choices drawn from `seed`) and the view must not change. `Some` names
+    /// what changed. Always `None` for an engine without zones.
+    fn leak(&self, viewer: Viewer, seed: u64) -> Option<String>;
+    /// The legal families of `actor` against `decide`: a sample of every family is allowed
+    /// by it and accepted by `decide`. `Err` names the first family that fails.
+    fn check_legal(&self, actor: Actor, rng: &mut dyn rand_core::RngCore) -> Result<(), String>;
 }
 
 /// Adapter from a typed [`Game`] to [`DynGame`].
@@ -615,6 +634,28 @@ fn from_json<T: DeserializeOwned>(
         what,
         detail: e.to_string(),
     })
+}
+
+/// Strict actions, for every game: what the input has that the action read from it does
+/// not (a member the action type ignores, at any depth). A member given as `null` where the
+/// action leaves it out means "none" and is fine. `None` when the input is the action.
+fn not_in(input: &Value, read: &Value) -> Option<String> {
+    match (input, read) {
+        (Value::Object(i), Value::Object(r)) => i.iter().find_map(|(k, v)| match r.get(k) {
+            None if v.is_null() => None,
+            None => Some(format!(
+                "unknown member {:?}",
+                k.chars().take(40).collect::<String>()
+            )),
+            Some(rv) => not_in(v, rv)
+                .map(|e| format!("in {:?}: {e}", k.chars().take(40).collect::<String>())),
+        }),
+        (Value::Array(i), Value::Array(r)) if i.len() == r.len() => {
+            i.iter().zip(r).find_map(|(a, b)| not_in(a, b))
+        }
+        (Value::Array(_), Value::Array(_)) => Some("a list of another length".into()),
+        _ => None,
+    }
 }
 
 fn to_json<T: Serialize>(v: &T) -> Value {
@@ -674,6 +715,10 @@ where
         let m: G::Match =
             from_json(G::ID, "match state", m).map_err(|e| SetupError::Match(e.detail))?;
         Ok(G::seat_count(&m))
+    }
+
+    fn rule_samples(&self) -> Vec<Value> {
+        G::Rules::samples().iter().map(to_json).collect()
     }
 
     fn standings(&self, m: &Value) -> Result<Standings, SetupError> {
@@ -767,6 +812,13 @@ where
                 format!("not an action of {}: {}", G::ID, e.detail),
             )
         })?;
+        if let Some(extra) = not_in(action, &to_json(&a)) {
+            return Err(Violation::new(
+                "BadAction",
+                format!("{} actions", G::ID),
+                format!("not an action of {}: {extra}", G::ID),
+            ));
+        }
         Ok(apply::<G>(&mut self.state, actor, &a)?
             .iter()
             .map(to_json)
@@ -794,5 +846,72 @@ where
 
     fn clone_box(&self) -> Box<dyn DynHand> {
         Box::new(self.clone())
+    }
+
+    fn has_zones(&self) -> bool {
+        G::zones(&self.state).is_some()
+    }
+
+    fn check_cards(&self) -> Result<(), String> {
+        match G::zones(&self.state) {
+            Some(z) => z.check().map_err(|e| e.to_string()),
+            None => Ok(()),
+        }
+    }
+
+    fn leak(&self, viewer: Viewer, seed: u64) -> Option<String> {
+        leak_of::<G>(&self.state, viewer, seed)
+    }
+
+    fn check_legal(&self, actor: Actor, rng: &mut dyn rand_core::RngCore) -> Result<(), String> {
+        check_legal_of::<G>(&self.state, actor, rng)
+    }
+}
+
+/// The no-leak check of [`DynHand::leak`] on a typed state.
+pub fn leak_of<G: Game>(state: &G::State, viewer: Viewer, seed: u64) -> Option<String> {
+    {
+        let mut scrambled = state.clone();
+        let z = G::zones_mut(&mut scrambled)?;
+        let mut x = seed | 1;
+        z.scramble_hidden(viewer, |n| {
+            // xorshift64: enough to permute for a property check.
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            usize::try_from(x % u64::try_from(n.max(1)).unwrap_or(1)).unwrap_or(0)
+        });
+        let before = to_json(&G::view(state, viewer));
+        let after = to_json(&G::view(&scrambled, viewer));
+        (before != after).then(|| {
+            format!("the view of {viewer:?} changes when faces it may not see are swapped")
+        })
+    }
+}
+
+/// The check of [`DynHand::check_legal`] on a typed state.
+pub fn check_legal_of<G: Game>(
+    state: &G::State,
+    actor: Actor,
+    rng: &mut dyn rand_core::RngCore,
+) -> Result<(), String> {
+    {
+        for family in G::legal_actions(state, actor) {
+            let a = family.sample(rng);
+            if !family.allows(&a) {
+                return Err(format!(
+                    "{actor}: the family {} does not allow its own sample {}",
+                    to_json(&family),
+                    to_json(&a)
+                ));
+            }
+            if let Err(v) = G::decide(state, actor, &a) {
+                return Err(format!(
+                    "{actor}: decide refuses the legal {} ({v})",
+                    to_json(&a)
+                ));
+            }
+        }
+        Ok(())
     }
 }

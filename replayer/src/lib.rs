@@ -19,5 +19,7 @@ pub mod log;
 pub mod matches;
 pub mod shuffle;
 pub mod sim;
+#[cfg(any(test, feature = "testkit"))]
+pub mod testkit;
 pub mod verify;
 pub mod zones;

@@ -30,7 +30,18 @@ pub enum SimError {
     /// The dealer refused something the simulator did: a bug in an engine's legal actions.
     #[error("the simulated hand failed: {0}")]
     Dealer(#[from] DealerError),
+    /// An invariant the observer checks failed (the property suite).
+    #[error("event {seq}: {detail}")]
+    Check {
+        /// The next event's seq when the check failed.
+        seq: u64,
+        /// What failed.
+        detail: String,
+    },
 }
+
+/// Looks at the hand before every step of a simulation (the property suite's checks).
+pub type Observer<'a> = &'a mut dyn FnMut(&LiveHand) -> Result<(), String>;
 
 /// What to simulate: the game, the seats, the house rules and match set-up (any subset:
 /// defaults fill the rest, validated as the service validates a new table's), and the seed.
@@ -179,7 +190,7 @@ pub fn simulate_match(
             client_entropy: true,
             prev_hand: prev_hand.take(),
         };
-        let (hand, records) = play_hand(params, seed, &mut rng, key, now_ms)?;
+        let (hand, records) = play_hand(params, seed, &mut rng, key, now_ms, &mut |_| Ok(()))?;
         let Some(last) = records.last() else {
             break;
         };
@@ -225,9 +236,21 @@ pub fn simulate_hand(
     key: &SigningKeyPair,
     now_ms: u64,
 ) -> Result<Bundle, SimError> {
+    simulate_hand_observed(params, seed, key, now_ms, &mut |_| Ok(()))
+}
+
+/// [`simulate_hand`], with `observe` called on the hand before every step and once at the
+/// end.
+pub fn simulate_hand_observed(
+    params: HandParams,
+    seed: [u8; 32],
+    key: &SigningKeyPair,
+    now_ms: u64,
+    observe: Observer<'_>,
+) -> Result<Bundle, SimError> {
     let game = params.game;
     let mut rng = ChaCha8Rng::from_seed(seed);
-    let (hand, records) = play_hand(params, seed, &mut rng, key, now_ms)?;
+    let (hand, records) = play_hand(params, seed, &mut rng, key, now_ms, observe)?;
     Ok(Bundle::new(
         hand.hand_id(),
         game,
@@ -244,13 +267,21 @@ fn play_hand(
     rng: &mut ChaCha8Rng,
     key: &SigningKeyPair,
     now_ms: u64,
+    observe: Observer<'_>,
 ) -> Result<(LiveHand, Vec<crate::log::Record>), SimError> {
     let players = u8::try_from(params.seats.len()).unwrap_or(u8::MAX);
     let (mut hand, mut records) = LiveHand::start(params, SeedSource::Derived(seed), key, now_ms)?;
     records.extend(hand.settle_after_start(key, now_ms)?);
     let mut steps = 0usize;
+    let check = |hand: &LiveHand, observe: &mut dyn FnMut(&LiveHand) -> Result<(), String>| {
+        observe(hand).map_err(|detail| SimError::Check {
+            seq: hand.next_seq(),
+            detail,
+        })
+    };
     while hand.status() == HandStatus::InProgress && steps < MAX_STEPS {
         steps += 1;
+        check(&hand, observe)?;
         let to_act = hand.to_act();
         if to_act.shuffle.is_some() {
             let k = hand.next_shuffle();
@@ -295,6 +326,7 @@ fn play_hand(
     if hand.status() == HandStatus::InProgress {
         records.extend(hand.abandon("simulation step limit reached", key, now_ms)?);
     }
+    check(&hand, observe)?;
     Ok((hand, records))
 }
 

@@ -9,9 +9,10 @@ use crate::engine::{LegalAction, Toman};
 /// through `decide_shuffle`.
 ///
 /// JSON: `{"type": "bet", "amount": 200}`, `{"type": "hit"}`, `{"type": "hit", "expose":
-/// "JS"}`, `{"type": "accept_bank"}`, ….
+/// "JS"}`, `{"type": "accept_bank"}`, …. Strict: a member the action does not have is
+/// refused (`BadAction`), so nothing rides into the signed log inside an action.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// The candidate takes the role of banker (bankdar) and posts `bank_stake`.
     AcceptBank,

@@ -195,3 +195,34 @@ fn legal_and_outcome_json() {
     assert_eq!(serde_json::to_value(&o).unwrap(), j);
     assert_eq!(serde_json::from_value::<Outcome>(j).unwrap(), o);
 }
+
+/// Regression (issue 9): 60 kB of junk inside an action was signed into the log. An action
+/// with a member it does not have is refused (`BadAction`) by the engine interface, for
+/// every game; `null` for a member left out still means "none".
+#[test]
+fn an_action_with_an_unknown_member_is_refused() {
+    use crate::engine::{DynGame, Engine};
+    let def: Engine<BistOYek> = Engine::new();
+    let rules = def.default_rules();
+    let m = def
+        .new_match(&rules, &serde_json::json!({"seats": 2}))
+        .unwrap();
+    let hand = def.new_hand(&rules, &m).unwrap();
+    for bad in [
+        serde_json::json!({"type": "accept_bank", "junk": "x".repeat(60_000)}),
+        serde_json::json!({"type": "accept_bank", "note": {"deep": 1}}),
+    ] {
+        let mut h = hand.clone_box();
+        let v = h.apply(Actor::Seat(SeatIndex(0)), &bad).unwrap_err();
+        assert_eq!(v.rule, "BadAction", "{v}");
+        assert!(v.detail.contains("unknown member"), "{v}");
+        assert!(v.detail.len() < 200, "the refusal does not echo the junk");
+    }
+    let mut h = hand.clone_box();
+    assert!(h
+        .apply(
+            Actor::Seat(SeatIndex(0)),
+            &serde_json::json!({"type": "accept_bank"})
+        )
+        .is_ok());
+}
