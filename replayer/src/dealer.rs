@@ -627,6 +627,7 @@ impl LiveHand {
                 reason,
                 cards,
                 effects,
+                source,
             } => {
                 let request = self.engine.to_act().shuffle.ok_or_else(|| {
                     Mismatch::new("shuffle_when_asked", "no shuffle here", "a shuffle")
@@ -645,6 +646,13 @@ impl LiveHand {
                         "shuffle_request",
                         format!("{} of {} cards", request.reason, request.cards.len()),
                         format!("{reason} of {cards} cards"),
+                    ));
+                }
+                if source.as_ref().is_some_and(|s| *s != request.source) {
+                    return Err(Mismatch::new(
+                        "shuffle_source",
+                        source_text(&request.source),
+                        source.as_ref().map_or_else(String::new, source_text),
                     ));
                 }
                 let order = self.order_for(*shuffle, &request.cards)?;
@@ -935,6 +943,7 @@ impl LiveHand {
                     reason,
                     cards: u32::try_from(cards).unwrap_or(u32::MAX),
                     effects,
+                    source: Some(request.source),
                 },
                 None,
             )],
@@ -1233,6 +1242,21 @@ impl LiveHand {
     /// The deck.
     pub fn deck(&self) -> DeckKind {
         self.deck
+    }
+}
+
+/// A shuffle's source, short, for a mismatch.
+fn source_text(s: &crate::engine::ShuffleSource) -> String {
+    match s {
+        crate::engine::ShuffleSource::Deck(d) => format!("a fresh {d} deck"),
+        crate::engine::ShuffleSource::Gather(refs) => format!(
+            "the {} cards {}",
+            refs.len(),
+            refs.iter()
+                .map(|r| format!("{}/{}", r.shuffle, r.pos))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
     }
 }
 

@@ -342,6 +342,10 @@ pub enum Body {
         cards: u32,
         /// The engine's public effects.
         effects: Vec<Value>,
+        /// Where its cards came from, by public names: `{"deck": DECK}` or `{"gather":
+        /// [CardRef, …]}`. Absent in hands written before sources were recorded.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        source: Option<crate::engine::ShuffleSource>,
     },
     /// An action by a seat or the service, accepted by the engine.
     Action {

@@ -121,6 +121,7 @@ fn hand_built_completed() -> Value {
                     effects: vec![
                         json!({"type": "deal", "seat": 0, "card": {"shuffle": 0, "pos": 0}}),
                     ],
+                    source: Some(replayer::engine::ShuffleSource::Deck(DeckKind::BistOYek36)),
                 },
                 None,
             ),

@@ -140,6 +140,8 @@ fn steps() -> Vec<Step> {
                     json!({"type": "deal", "seat": 0, "card": {"shuffle": 0, "pos": 0}, "face_up": false}),
                     json!({"type": "deal", "seat": 1, "card": {"shuffle": 0, "pos": 1}, "face_up": false}),
                 ],
+                // Vectors from before shuffle sources were recorded: none.
+                source: None,
             },
             player_signs: false,
         },
