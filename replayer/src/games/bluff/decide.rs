@@ -366,13 +366,16 @@ pub(super) fn decide_shuffle(
             s.shuffles
         )));
     }
+    // Both sorted: the two-pack deck's canonical order is the 52-card order twice.
     let mut got = order.to_vec();
     crate::cards::canonical_sort(&mut got);
-    if got != request.cards {
+    let mut want = request.cards;
+    crate::cards::canonical_sort(&mut want);
+    if got != want {
         return Err(bad_shuffle(format!(
             "a {} shuffle must be a permutation of the {} cards asked for ({} given)",
             request.reason,
-            request.cards.len(),
+            want.len(),
             order.len()
         )));
     }

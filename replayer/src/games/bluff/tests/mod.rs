@@ -3,7 +3,7 @@
 //! verified hands (`props`).
 
 use super::*;
-use crate::cards::{Card, DeckKind, Rank};
+use crate::cards::{Card, Rank};
 use crate::engine::{apply, apply_shuffle, Actor, CardRef, Game, SeatIndex, Viewer, Violation};
 use crate::zones::ZoneId;
 
@@ -159,7 +159,9 @@ impl Table {
         let req = Bluff::to_act(&self.st).shuffle.expect("no shuffle pending");
         let mut sorted = order.to_vec();
         sorted.sort();
-        assert_eq!(sorted, req.cards, "order is not the requested multiset");
+        let mut want = req.cards;
+        want.sort();
+        assert_eq!(sorted, want, "order is not the requested multiset");
         let k = self.st.shuffles;
         let effects = apply_shuffle::<Bluff>(&mut self.st, k, order).unwrap();
         self.log
