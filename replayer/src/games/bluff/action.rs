@@ -15,7 +15,12 @@ use crate::engine::{CardRef, LegalAction};
 /// `{"type": "follow", "cards": […]}`, `{"type": "pass"}`, `{"type": "challenge"}`,
 /// `{"type": "no_challenge"}`, `{"type": "request_challenge"}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(
+    tag = "type",
+    rename_all = "snake_case",
+    deny_unknown_fields,
+    from = "ActionWire"
+)]
 pub enum Action {
     /// A1: place `cards` face down claiming they are all of `rank` (the claim's count is
     /// their number).
@@ -39,6 +44,38 @@ pub enum Action {
     NoChallenge,
     /// A5: a seat that is not next asks the next player to challenge.
     RequestChallenge,
+}
+
+/// [`Action`] as read: serde's `deny_unknown_fields` does not reach the unit variants of
+/// an internally tagged enum, so they are read as empty struct variants, which it does.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum ActionWire {
+    Lead {
+        #[serde(with = "rank_code::one")]
+        rank: Rank,
+        cards: Vec<CardRef>,
+    },
+    Follow {
+        cards: Vec<CardRef>,
+    },
+    Pass {},
+    Challenge {},
+    NoChallenge {},
+    RequestChallenge {},
+}
+
+impl From<ActionWire> for Action {
+    fn from(w: ActionWire) -> Action {
+        match w {
+            ActionWire::Lead { rank, cards } => Action::Lead { rank, cards },
+            ActionWire::Follow { cards } => Action::Follow { cards },
+            ActionWire::Pass {} => Action::Pass,
+            ActionWire::Challenge {} => Action::Challenge,
+            ActionWire::NoChallenge {} => Action::NoChallenge,
+            ActionWire::RequestChallenge {} => Action::RequestChallenge,
+        }
+    }
 }
 
 /// A legal action, or a family of them, as offered to one actor. A `lead` or `follow`
