@@ -15,6 +15,11 @@
 //! whole hand is **relabelled** from a committed shuffle of exactly its cards before anyone
 //! acts again: later plays cannot be linked to the faces that were seen.
 //!
+//! Decisions beyond the spec: a relabel follows every pick-up, the last one too (the hand
+//! ends once it is in); a seat may ask for a challenge once per play, and only while it
+//! holds cards; faces carry no pack index (with two packs a card's identity is its
+//! [`crate::engine::CardRef`]).
+//!
 //! Layout: [`rules`](Rules) (house rules), `state` (match, phases, the state), `decide`
 //! (every rule), `evolve` (folding effects, no rule), `legal` (who acts, with what), `view`
 //! (what a viewer sees), `violation` (the typed rule ids).

@@ -51,7 +51,7 @@ pub struct View {
     pub phase: Phase,
     /// Who may act now.
     pub to_act: Vec<Actor>,
-    /// Whose turn it is (once play has begun).
+    /// Whose turn it is (from the deal to the end of the hand).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub turn: Option<SeatIndex>,
     /// The round's rank; `null` when the next play is a lead.
@@ -114,7 +114,7 @@ pub(super) fn view(s: &State, viewer: Viewer) -> View {
         dealer: s.dealer,
         phase: s.phase,
         to_act: to_act(s).actors,
-        turn: (s.phase != Phase::Deal).then_some(s.turn),
+        turn: matches!(s.phase, Phase::Play | Phase::Relabel { .. }).then_some(s.turn),
         round_rank: s.round_rank,
         ended_round_rank: s.ended_round_rank,
         lead_reason: s.lead_reason,

@@ -517,6 +517,8 @@ fn tv8_two_player_finish() {
         ]
     );
     assert!(Bluff::to_act(&t.st).is_over());
+    let v = Bluff::view(&t.st, Viewer::Public);
+    assert_eq!((v.turn, v.thief), (None, Some(seat(3))));
     let o = Bluff::outcome(&t.st).unwrap();
     assert_eq!(
         o.titles,
