@@ -188,3 +188,21 @@ fn a_rewritten_verdict_is_caught() {
         assert_eq!(p.event, Some(u64::try_from(at).unwrap()), "{edit}: {p}");
     }
 }
+
+/// Bluff bundles fit the bundle format's JSON Schema.
+#[test]
+fn bundles_fit_the_schema() {
+    let path =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/bundle-v1.schema.json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    for players in [4u8, 6, 8] {
+        let b = sim(players, 5);
+        let errors: Vec<String> = validator
+            .iter_errors(&b)
+            .take(5)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{players} players: {errors:#?}");
+    }
+}

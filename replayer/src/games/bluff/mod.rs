@@ -58,6 +58,27 @@ use crate::engine::{
 use crate::zones::Zones;
 
 /// The Bluff rules engine.
+///
+/// ```
+/// use replayer::cards::DeckKind;
+/// use replayer::engine::{apply, apply_shuffle, Actor, Game, SeatIndex};
+/// use replayer::games::bluff::{Action, Bluff, Rules, Setup};
+/// use replayer::zones::ZoneId;
+///
+/// let rules = Rules::default();
+/// let m = Bluff::new_match(&rules, &Setup { seats: 4, dealer: None }).unwrap();
+/// let mut hand = Bluff::new_hand(&rules, &m).unwrap();
+/// // The deal waits for a committed shuffle of the 52 cards (here: canonical order).
+/// let order = DeckKind::Standard52.cards();
+/// apply_shuffle::<Bluff>(&mut hand, 0, &order).unwrap();
+/// // Seat 0 (right of dealer 3) leads "two sevens" with two of its cards, named by ref.
+/// let mine = hand.zones().refs_in(ZoneId::Hand(SeatIndex(0)));
+/// let lead = Action::Lead { rank: replayer::cards::Rank::Seven, cards: mine[..2].to_vec() };
+/// apply::<Bluff>(&mut hand, Actor::Seat(SeatIndex(0)), &lead).unwrap();
+/// // Seat 1 calls the bluff; the taker's hand then waits for its relabel shuffle.
+/// apply::<Bluff>(&mut hand, Actor::Seat(SeatIndex(1)), &Action::Challenge).unwrap();
+/// assert_eq!(Bluff::to_act(&hand).shuffle.unwrap().reason, "relabel");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Bluff;
 
