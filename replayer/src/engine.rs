@@ -245,7 +245,9 @@ pub struct ShuffleRequest {
     /// Why: `new_turn`, `khabar`, `restock`, `round`, `deal`, `draw`, `relabel`, ….
     pub reason: String,
     /// The cards to shuffle, in canonical order (sorted). Known to the state (which holds
-    /// full information); never written to the log while the hand runs.
+    /// full information); never serialized (a relabel's cards are a hidden hand's faces), and
+    /// never written to the log.
+    #[serde(skip)]
     pub cards: Vec<Card>,
     /// Where the cards come from, by public names only: a fresh deck, or exactly these
     /// cards gathered from the table (a restock, a relabel).
@@ -411,6 +413,12 @@ pub trait Game: 'static {
     /// Most seats.
     const MAX_SEATS: u8;
 
+    /// The seat counts the game is played by (every count from `MIN_SEATS` to `MAX_SEATS`
+    /// unless the game says otherwise: Bluff is played by 4, 6 or 8).
+    fn seat_counts() -> Vec<u8> {
+        (Self::MIN_SEATS..=Self::MAX_SEATS).collect()
+    }
+
     /// House rules.
     type Rules: HouseRules;
     /// Match set-up parameters that are not house rules (seats, first dealer, opening
@@ -547,6 +555,8 @@ pub trait DynGame: Send + Sync {
     fn id(&self) -> GameId;
     /// Fewest and most seats.
     fn seats(&self) -> (u8, u8);
+    /// Every seat count the game is played by ([`Game::seat_counts`]).
+    fn seat_counts(&self) -> Vec<u8>;
     /// The default house rules, as JSON.
     fn default_rules(&self) -> Value;
     /// Read, complete with defaults, and validate house rules; returns them normalized.
@@ -681,6 +691,10 @@ where
 
     fn seats(&self) -> (u8, u8) {
         (G::MIN_SEATS, G::MAX_SEATS)
+    }
+
+    fn seat_counts(&self) -> Vec<u8> {
+        G::seat_counts()
     }
 
     fn default_rules(&self) -> Value {

@@ -87,6 +87,11 @@ impl Game for Bluff {
     const MIN_SEATS: u8 = MIN_SEATS;
     const MAX_SEATS: u8 = MAX_SEATS;
 
+    /// An even number of players only (bluff §3).
+    fn seat_counts() -> Vec<u8> {
+        vec![4, 6, 8]
+    }
+
     type Rules = Rules;
     type Setup = Setup;
     type Match = Match;

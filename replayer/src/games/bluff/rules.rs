@@ -111,6 +111,32 @@ pub struct Rules {
 }
 
 impl HouseRules for Rules {
+    /// The defaults, and every option away from its default at least once.
+    fn samples() -> Vec<Self> {
+        let d = Rules::default();
+        vec![
+            d.clone(),
+            Rules {
+                uneven_deal: UnevenDeal::SetAsideRemainder,
+                follow_count: FollowCount::SameAsLead,
+                max_cards_per_play: MaxCardsPerPlay::Unlimited,
+                allow_pass: true,
+                ..d.clone()
+            },
+            Rules {
+                new_rank_after_lap: NewRankAfterLap::Any,
+                leader_after_challenge: LeaderAfterChallenge::PileTaker,
+                failed_challenge_liability: FailedChallengeLiability::Requester,
+                titles: Titles::WithExecutioner,
+                ..d.clone()
+            },
+            Rules {
+                leader_after_challenge: LeaderAfterChallenge::ChallengeWinner,
+                ..d
+            },
+        ]
+    }
+
     fn validate(&self) -> Result<(), SetupError> {
         // Every combination of the options is playable.
         Ok(())
