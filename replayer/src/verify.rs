@@ -702,6 +702,17 @@ pub fn replay_bytes(
     step: Option<u64>,
     opts: &Options,
 ) -> Result<ReplayStep, BundleError> {
+    replay_as(bytes, step, opts, Viewer::All)
+}
+
+/// Replay a bundle up to event `step`, showing the table as `viewer` saw it then: what the
+/// service showed that seat (or the public) at that moment, re-derived offline.
+pub fn replay_as(
+    bytes: &[u8],
+    step: Option<u64>,
+    opts: &Options,
+    viewer: Viewer,
+) -> Result<ReplayStep, BundleError> {
     let parsed = parse(bytes)?;
     let n = parsed.events.len();
     let last_index = n.saturating_sub(1);
@@ -731,7 +742,7 @@ pub fn replay_bytes(
         step: u64::try_from(want).unwrap_or(u64::MAX),
         events: n,
         event,
-        table: hand.view(Viewer::All),
+        table: hand.view(viewer),
         to_act: hand.to_act(),
         last_action: hand.last_action().cloned(),
         status: hand.status(),

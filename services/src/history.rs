@@ -129,13 +129,20 @@ fn decode_cursor(c: &str) -> ApiResult<(i64, String)> {
     }
 }
 
+/// How `player` did in a finished hand, from the engine's typed results (never from the
+/// game's JSON keys).
 fn judge(h: &HandRow, player: &str) -> Option<Judged> {
     let seat = h.players.iter().position(|p| p == player)?;
-    let net = h.outcome.as_ref()?.get("net")?.get(seat)?.as_i64()?;
-    Some(match net {
-        n if n > 0 => Judged::Won,
-        n if n < 0 => Judged::Lost,
-        _ => Judged::Even,
+    let game: replayer::engine::GameId = h.game.parse().ok()?;
+    let results = replayer::games::registry(game)
+        .ok()?
+        .results(h.outcome.as_ref()?)
+        .ok()?;
+    let r = results.iter().find(|r| r.seat.index() == seat)?;
+    Some(match r.judged {
+        replayer::engine::Judged::Won => Judged::Won,
+        replayer::engine::Judged::Lost => Judged::Lost,
+        replayer::engine::Judged::Even => Judged::Even,
     })
 }
 

@@ -142,9 +142,11 @@ pub struct Standing {
     pub seat: u8,
     /// The player.
     pub player: String,
-    /// Balance (bist-o-yek) or score, when the game keeps one per seat.
+    /// Balance (bist-o-yek, toman) or the seat's side's score (hokm, points), from the
+    /// engine's typed standings.
     pub balance: Option<i64>,
-    /// The sum of the seat's `net` over the hands listed.
+    /// The sum of the seat's results over the hands listed (toman won or lost; points
+    /// scored), from the engine's typed results.
     pub net_total: i64,
 }
 
@@ -168,8 +170,17 @@ pub struct Scoreboard {
     pub match_state: Value,
     /// Each seat's standing.
     pub standings: Vec<Standing>,
-    /// Who is offered the bank (bist-o-yek) or deals next, when the game says.
+    /// Who holds the role that passes from hand to hand next (`next_role`), when the game
+    /// has one.
     pub next_seat: Option<u8>,
+    /// That role: `banker` (bist-o-yek: offered the bank), `hakem` (hokm), `dealer`
+    /// (bluff).
+    pub next_role: Option<String>,
+    /// What `standings[].balance` counts: `toman`, `points` or `none`.
+    #[schema(value_type = Option<String>)]
+    pub score_unit: Option<replayer::engine::ScoreUnit>,
+    /// The sides, for games played in teams (hokm's partnerships): seats per side.
+    pub sides: Vec<Vec<u8>>,
     /// Whether the match is over.
     pub match_over: bool,
     /// The hand in progress (not shown to auditors).
@@ -400,12 +411,20 @@ pub async fn list(svc: &Service, caller: &Caller) -> ApiResult<TableList> {
     Ok(TableList { tables })
 }
 
-/// Per-seat balances or scores of a match state, when it keeps them.
-fn per_seat(m: &Value) -> Vec<Option<i64>> {
-    ["balances", "scores"]
-        .iter()
-        .find_map(|k| m.get(*k).and_then(Value::as_array))
-        .map(|a| a.iter().map(Value::as_i64).collect())
+/// A match state's typed standings (the engine reads its own JSON; the service never
+/// does).
+fn standings_of(game: &str, m: &Value) -> Option<replayer::engine::Standings> {
+    let g: GameId = game.parse().ok()?;
+    registry(g).ok()?.standings(m).ok()
+}
+
+/// Each seat's `delta` in a recorded outcome, typed by the engine.
+pub(crate) fn deltas_of(game: &str, outcome: &Value) -> Vec<i64> {
+    game.parse::<GameId>()
+        .ok()
+        .and_then(|g| registry(g).ok())
+        .and_then(|e| e.results(outcome).ok())
+        .map(|r| r.iter().map(|x| x.delta).collect())
         .unwrap_or_default()
 }
 
@@ -437,7 +456,17 @@ pub async fn scoreboard(svc: &Service, caller: &Caller, table_id: &str) -> ApiRe
         }
     }
     hands.reverse();
-    let balances = per_seat(&t.match_state);
+    let typed = standings_of(&t.game, &t.match_state);
+    let balances: Vec<i64> = typed.as_ref().map(|s| s.per_seat.clone()).unwrap_or_default();
+    let deltas: Vec<Vec<i64>> = hands
+        .iter()
+        .map(|h| {
+            h.outcome
+                .as_ref()
+                .map(|o| deltas_of(&t.game, o))
+                .unwrap_or_default()
+        })
+        .collect();
     let standings = t
         .seats
         .iter()
@@ -445,17 +474,31 @@ pub async fn scoreboard(svc: &Service, caller: &Caller, table_id: &str) -> ApiRe
         .map(|(i, s)| Standing {
             seat: u8::try_from(s.seat).unwrap_or(u8::MAX),
             player: s.player.clone(),
-            balance: balances.get(i).copied().flatten(),
-            net_total: hands
+            balance: balances.get(i).copied(),
+            net_total: deltas
                 .iter()
-                .filter_map(|h| h.outcome.as_ref()?.get("net")?.get(i)?.as_i64())
+                .filter_map(|d| d.get(i).copied())
                 .fold(0i64, i64::saturating_add),
         })
         .collect();
-    let next_seat = ["candidate", "dealer", "hakem", "banker"]
-        .iter()
-        .find_map(|k| t.match_state.get(*k).and_then(Value::as_u64))
-        .and_then(|s| u8::try_from(s).ok());
+    let next_seat = typed
+        .as_ref()
+        .and_then(|s| s.next.as_ref())
+        .map(|(_, seat)| seat.0);
+    let next_role = typed
+        .as_ref()
+        .and_then(|s| s.next.as_ref())
+        .map(|(role, _)| role.clone());
+    let score_unit = typed.as_ref().map(|s| s.unit);
+    let sides = typed
+        .as_ref()
+        .map(|s| {
+            s.sides
+                .iter()
+                .map(|side| side.iter().map(|x| x.0).collect())
+                .collect()
+        })
+        .unwrap_or_default();
     let completed = hands
         .iter()
         .filter(|h| h.status == HandStatus::Completed.as_str())
@@ -471,6 +514,9 @@ pub async fn scoreboard(svc: &Service, caller: &Caller, table_id: &str) -> ApiRe
         match_state: t.match_state,
         standings,
         next_seat,
+        next_role,
+        score_unit,
+        sides,
         current_hand,
     })
 }

@@ -54,6 +54,10 @@ enum Command {
         /// The event to stop after.
         #[arg(long)]
         step: Option<u64>,
+        /// Show the table as this seat saw it then (a seat number), or as the public saw it
+        /// (`public`); everything by default.
+        #[arg(long = "as", value_name = "SEAT|public")]
+        viewer: Option<String>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -378,9 +382,21 @@ fn parse_seed32(hex_str: &str, what: &str) -> Result<[u8; 32]> {
 fn run(cmd: Command) -> Result<()> {
     match cmd {
         Command::Verify { .. } => bail!("internal: verify is handled separately"),
-        Command::Replay { file, step, json } => {
+        Command::Replay {
+            file,
+            step,
+            viewer,
+            json,
+        } => {
+            let viewer = match viewer.as_deref() {
+                None => replayer::engine::Viewer::All,
+                Some("public") => replayer::engine::Viewer::Public,
+                Some(s) => replayer::engine::Viewer::Seat(SeatIndex(s.parse().map_err(
+                    |_| anyhow!("--as {s:?}: a seat number or \"public\""),
+                )?)),
+            };
             let bytes = read_input(&file)?;
-            let r = verify::replay_bytes(&bytes, step, &Options::default())
+            let r = verify::replay_as(&bytes, step, &Options::default(), viewer)
                 .map_err(|e| anyhow!("{}: {e}", file.display()))?;
             if json {
                 out!("{}", serde_json::to_string_pretty(&r)?);
