@@ -198,10 +198,9 @@ impl Table {
             .collect()
     }
 
-    /// Play the current trick with the first playable card of each seat.
+    /// Complete the current trick with the first playable card of each seat.
     pub fn play_any_trick(&mut self) {
-        let n = usize::from(self.st.n);
-        for _ in 0..n {
+        loop {
             if self.st.phase != Phase::Playing {
                 return;
             }
@@ -212,6 +211,9 @@ impl Table {
             };
             let card = cards[0];
             self.act(Actor::Seat(who), Action::Play { card });
+            if self.st.zones.is_empty(ZoneId::Trick) {
+                return;
+            }
         }
     }
 }
