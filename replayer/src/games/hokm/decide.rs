@@ -780,7 +780,9 @@ fn finish(cx: &mut Cx, side: u8, six_six_five: bool, bam_failed: bool) {
     });
     let round_ended = round_check(cx);
     if !cx.s.now.over {
-        let next = if round_ended && cx.s.rules.new_round_hakem == NewRoundHakem::Redraw {
+        // A round may also have ended earlier in this hand, by a penalty award.
+        let new_round = round_ended || cx.s.now.rounds != cx.s.start.rounds;
+        let next = if new_round && cx.s.rules.new_round_hakem == NewRoundHakem::Redraw {
             None
         } else if n == 4 {
             let stays = (side == hside) != hakem_to_kotted;

@@ -26,16 +26,14 @@ pub(super) const WITHHELD: ZoneId = ZoneId::Pile(1);
 /// The face-up cards turned in the hakem draw.
 pub(super) const DRAWN: ZoneId = ZoneId::Table;
 
-/// Match set-up. JSON `{"seats": n}` is enough: the first hand then starts with the hakem
-/// draw. `first_hakem` skips the draw (a table that chose its hakem already).
+/// Match set-up: JSON `{"seats": n}`. The first hand starts with the hakem draw: the
+/// hakem "must be chosen by lot" (000/004: "حاکم حتمأ باید با قرعه کشی انتخاب شود"), so
+/// the set-up cannot name him.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Setup {
     /// 2, 3 or 4.
     pub seats: u8,
-    /// The first hakem, if chosen outside the engine.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub first_hakem: Option<SeatIndex>,
 }
 
 /// What passes from hand to hand (§11). Validated when read: lengths fit the seat count,
@@ -395,17 +393,12 @@ pub(super) fn new_match(rules: &Rules, setup: &Setup) -> Result<Match, SetupErro
         return Err(seats_error(usize::from(n)));
     }
     rules.validate_for(n)?;
-    if setup.first_hakem.is_some_and(|h| h.0 >= n) {
-        return Err(SetupError::Match(format!(
-            "first_hakem is not one of the {n} seats"
-        )));
-    }
     let k = usize::from(sides(n));
     Ok(Match {
         seats: n,
         scores: vec![0; k],
         rounds: vec![0; k],
-        hakem: setup.first_hakem,
+        hakem: None,
         deuce: false,
         over: false,
         winner: None,

@@ -86,13 +86,11 @@ pub(super) fn no_cut() -> Rules {
 }
 
 impl Table {
-    /// A match of `n` seats with `rules` and the first hakem given (no draw).
+    /// A new match of `n` seats with `rules`; given `hakem`, a match state whose next hand
+    /// has that hakem (as after an earlier hand), else the match's first hand (the draw).
     pub fn new(rules: Rules, n: u8, hakem: Option<u8>) -> Table {
-        let setup = Setup {
-            seats: n,
-            first_hakem: hakem.map(SeatIndex),
-        };
-        let m = Hokm::new_match(&rules, &setup).unwrap();
+        let mut m = Hokm::new_match(&rules, &Setup { seats: n }).unwrap();
+        m.hakem = hakem.map(SeatIndex);
         Table::from_match(&rules, &m)
     }
 

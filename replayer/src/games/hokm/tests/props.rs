@@ -287,14 +287,7 @@ fn play_hand(rules: &Rules, m: &Match, rng: &mut ChaCha8Rng, probe: bool) -> Mat
 fn play_match(seed: u64, n: u8, k: usize, probe: bool) {
     let rules = rule_set(k, n);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut m = Hokm::new_match(
-        &rules,
-        &Setup {
-            seats: n,
-            first_hakem: None,
-        },
-    )
-    .unwrap();
+    let mut m = Hokm::new_match(&rules, &Setup { seats: n }).unwrap();
     for _ in 0..12 {
         if m.over {
             break;
@@ -315,7 +308,7 @@ proptest! {
     fn decide_accepts_exactly_the_legal_actions(seed in any::<u64>(), n in 2u8..=4, k in 0..RULE_SETS) {
         let rules = rule_set(k, n);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let m = Hokm::new_match(&rules, &Setup { seats: n, first_hakem: None }).unwrap();
+        let m = Hokm::new_match(&rules, &Setup { seats: n }).unwrap();
         play_hand(&rules, &m, &mut rng, true);
     }
 }
@@ -324,14 +317,7 @@ proptest! {
 fn every_rule_set_is_valid_for_every_seat_count() {
     for n in 2..=4 {
         for k in 0..RULE_SETS {
-            Hokm::new_match(
-                &rule_set(k, n),
-                &Setup {
-                    seats: n,
-                    first_hakem: None,
-                },
-            )
-            .unwrap();
+            Hokm::new_match(&rule_set(k, n), &Setup { seats: n }).unwrap();
         }
     }
 }

@@ -64,6 +64,30 @@ fn a_highest_card_draw_redraws_ties_for_first() {
 }
 
 #[test]
+fn a_spent_draw_deck_asks_for_another_draw_shuffle() {
+    let rules = Rules {
+        hakem_draw: HakemDraw::HighestCard,
+        ..Rules::default()
+    };
+    let mut t = Table::new(rules, 2, None);
+    // Every pair ties (A A, A A, K K, …): all 52 cards are turned without a hakem.
+    let mut pairs: Vec<Card> = D52.cards();
+    pairs.sort_by_key(|x| std::cmp::Reverse(x.rank()));
+    let e = t.shuffle(&pairs);
+    assert!(e.contains(&Effect::DrawTied {
+        seats: vec![seat(0), seat(1)]
+    }));
+    assert_eq!(t.st.hakem, None);
+    let req = Hokm::to_act(&t.st).shuffle.unwrap();
+    assert_eq!(req.reason, "draw");
+    // The next draw deck settles it: 2S to seat 0, 3S to seat 1.
+    t.shuffle(&canonical(D52));
+    assert_eq!(t.st.hakem, Some(seat(1)));
+    assert_eq!(t.st.zones.total(), 104);
+    assert_eq!(t.replay(), t.st);
+}
+
+#[test]
 fn actions_out_of_phase_or_turn_are_rejected() {
     let mut t = Table::new(Rules::default(), 4, Some(0));
     t.reject(
@@ -257,15 +281,7 @@ fn rounds_and_redraw_at_a_new_round() {
         cheating_penalty_points: 7,
         ..no_cut()
     };
-    let m = Hokm::new_match(
-        &rules,
-        &Setup {
-            seats: 3,
-            first_hakem: Some(seat(1)),
-        },
-    )
-    .unwrap();
-    let mut t = Table::from_match(&rules, &m);
+    let mut t = Table::new(rules.clone(), 3, Some(1));
     t.shuffle(&canonical(DeckKind::Hokm51 {
         removed_two: crate::cards::Suit::Clubs,
     }));
@@ -287,7 +303,9 @@ fn rounds_and_redraw_at_a_new_round() {
     let next = Hokm::next_match(&t.st).unwrap();
     assert!(!next.over);
     assert_eq!(next.hand, 2);
-    assert!(next.hakem.is_some(), "no round ended with this hand");
+    // A round ended during this hand: under `redraw` the next hand starts with a draw.
+    assert_eq!(next.hakem, None);
+    assert_eq!(next.rounds, vec![0, 0, 1]);
 }
 
 #[test]
@@ -322,20 +340,6 @@ fn invalid_rules_and_matches_are_refused() {
         cut: Cut::PartnerCuts,
         ..Rules::default()
     };
-    assert!(Hokm::new_match(
-        &partner,
-        &Setup {
-            seats: 3,
-            first_hakem: None
-        }
-    )
-    .is_err());
-    assert!(Hokm::new_match(
-        &Rules::default(),
-        &Setup {
-            seats: 5,
-            first_hakem: None
-        }
-    )
-    .is_err());
+    assert!(Hokm::new_match(&partner, &Setup { seats: 3 }).is_err());
+    assert!(Hokm::new_match(&Rules::default(), &Setup { seats: 5 }).is_err());
 }
