@@ -4,7 +4,6 @@
 use serde::{Deserialize, Serialize};
 
 use super::rules::SuitCode;
-use super::state::side_of;
 use crate::cards::Suit;
 use crate::engine::{CardRef, LegalAction, SeatIndex};
 
@@ -142,11 +141,11 @@ pub enum Legal {
     ContinueForBam,
     /// [`Action::EndHand`].
     EndHand,
-    /// [`Action::AwardCheatingPenalty`]: any offender of `seats`, and no beneficiary or one
-    /// of another side.
+    /// [`Action::AwardCheatingPenalty`]: any offender, and no beneficiary or a seat of
+    /// another side.
     AwardCheatingPenalty {
-        /// The number of seats.
-        seats: u8,
+        /// The seats of each side.
+        sides: Vec<Vec<SeatIndex>>,
     },
 }
 
@@ -188,16 +187,15 @@ impl Legal {
                 rounds.contains(round)
             }
             (
-                Legal::AwardCheatingPenalty { seats },
+                Legal::AwardCheatingPenalty { sides },
                 Action::AwardCheatingPenalty {
                     offender,
                     beneficiary,
                 },
             ) => {
-                offender.0 < *seats
-                    && beneficiary.is_none_or(|b| {
-                        b.0 < *seats && side_of(b, *seats) != side_of(*offender, *seats)
-                    })
+                let side = |x: SeatIndex| sides.iter().position(|s| s.contains(&x));
+                side(*offender).is_some()
+                    && beneficiary.is_none_or(|b| side(b).is_some() && side(b) != side(*offender))
             }
             _ => false,
         }
@@ -267,12 +265,17 @@ impl LegalAction<Action> for Legal {
             },
             Legal::ContinueForBam => Action::ContinueForBam,
             Legal::EndHand => Action::EndHand,
-            Legal::AwardCheatingPenalty { seats } => {
-                let n = (*seats).max(1);
-                let offender = SeatIndex(u8::try_from(below(rng, usize::from(n))).unwrap_or(0));
-                let others: Vec<SeatIndex> = (0..n)
-                    .map(SeatIndex)
-                    .filter(|b| side_of(*b, n) != side_of(offender, n))
+            Legal::AwardCheatingPenalty { sides } => {
+                let all: Vec<SeatIndex> = sides.iter().flatten().copied().collect();
+                let offender = all
+                    .get(below(rng, all.len()))
+                    .copied()
+                    .unwrap_or(SeatIndex(0));
+                let others: Vec<SeatIndex> = sides
+                    .iter()
+                    .filter(|s| !s.contains(&offender))
+                    .flatten()
+                    .copied()
                     .collect();
                 let k = below(rng, others.len().saturating_add(1));
                 Action::AwardCheatingPenalty {

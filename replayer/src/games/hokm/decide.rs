@@ -10,11 +10,11 @@ use std::fmt;
 use super::action::Action;
 use super::effect::{Effect, Shown};
 use super::evolve::evolve;
-use super::rules::TrumpMethod;
 use super::rules::{BamFail, ColourFallback, Deuce2p, KotAtSix, NewRoundHakem, SuitCode, TenLow};
+use super::rules::{HakemDraw, Partnerships, TrumpMethod};
 use super::state::{
     cutter, deal_plan, dealer, hand_size, plus, right, side_of, sides, Colour, MatchEnd, Packet,
-    Phase, ShuffleReason, State, WinKind, DRAW_PILE, TRICKS_TO_WIN, WITHHELD,
+    Phase, ShuffleReason, State, WinKind, DRAWN, DRAW_PILE, TRICKS_TO_WIN, WITHHELD,
 };
 use crate::cards::{Card, Rank, Suit};
 use crate::engine::{Actor, CardRef, SeatIndex, Violation};
@@ -321,74 +321,170 @@ pub(super) fn decide_shuffle(
     Ok(cx.out)
 }
 
-/// Turn the top draw card face up for `seat`; `None` if the draw deck is spent.
-fn turn_draw_card(cx: &mut Cx, seat: SeatIndex) -> Option<Card> {
-    let p = *cx.s.zones.cards(DRAW_PILE).first()?;
-    cx.emit(Effect::DrawCard {
-        seat,
-        card: Shown {
-            card: p.r,
-            face: p.face,
-        },
-    });
-    Some(p.face)
+/// Where the hakem draw stands: decided, or waiting for a card for `seat`.
+enum DrawStep {
+    /// The hakem and, under `by_draw`, his partner.
+    Done(SeatIndex, Option<SeatIndex>),
+    /// The next face-up card goes to this seat.
+    Next(SeatIndex),
 }
 
-/// The hakem draw (§5.2) on the installed draw deck.
-fn draw(cx: &mut Cx) {
-    let n = cx.s.n;
-    let hakem = match cx.s.rules.hakem_draw {
-        super::rules::HakemDraw::FirstAce => {
-            let mut found = None;
-            let mut i = 0u8;
-            while found.is_none() {
-                let seat = SeatIndex(i % n.max(1));
-                match turn_draw_card(cx, seat) {
-                    Some(c) if c.rank() == Some(Rank::Ace) => found = Some(seat),
-                    Some(_) => i = i.wrapping_add(1) % n.max(1),
-                    None => break,
-                }
+/// The draw so far, replayed: the cards turned (public), each with its seat, in order.
+struct DrawHistory {
+    cards: Vec<(SeatIndex, Option<Rank>)>,
+    at: usize,
+}
+
+impl DrawHistory {
+    /// The rank `seat` drew next, or `Err(seat)` when that card is still to be turned.
+    fn take(&mut self, seat: SeatIndex) -> Result<Option<Rank>, SeatIndex> {
+        match self.cards.get(self.at) {
+            Some((who, rank)) if *who == seat => {
+                self.at = self.at.saturating_add(1);
+                Ok(*rank)
             }
-            found
+            _ => Err(seat),
         }
-        super::rules::HakemDraw::HighestCard => {
-            let mut contenders: Vec<SeatIndex> = if cx.s.tied.is_empty() {
-                (0..n).map(SeatIndex).collect()
-            } else {
-                cx.s.tied.clone()
-            };
-            loop {
-                if cx.s.zones.len(DRAW_PILE) < contenders.len() {
-                    cx.emit(Effect::DrawTied { seats: contenders });
-                    break None;
-                }
-                let mut drawn: Vec<(SeatIndex, Option<Rank>)> = Vec::new();
-                for seat in &contenders {
-                    let c = turn_draw_card(cx, *seat);
-                    drawn.push((*seat, c.and_then(Card::rank)));
-                }
-                let top = drawn.iter().map(|d| d.1).max().flatten();
-                let tied: Vec<SeatIndex> =
-                    drawn.iter().filter(|d| d.1 == top).map(|d| d.0).collect();
-                if tied.len() <= 1 {
-                    break tied.first().copied();
-                }
-                contenders = tied;
-            }
+    }
+}
+
+/// Whether this draw also picks the hakem's partner (§5.2 step 3, §5.3): 4 players,
+/// `by_draw`, and the match's first draw (later redraws pick the hakem only, so the teams
+/// and their scores stay together).
+fn draws_partner(s: &State) -> bool {
+    s.n == 4 && s.rules.partnerships == Partnerships::ByDraw && s.start.hand == 1
+}
+
+/// The hakem draw (§5.2) as a procedure over the cards turned so far: its result, or the
+/// seat that receives the next card. Seats are served in seat order `0, 1, …` (the table
+/// before any reseating).
+fn draw_step(s: &State) -> DrawStep {
+    let mut h = DrawHistory {
+        cards: s
+            .draw_seats
+            .iter()
+            .copied()
+            .zip(s.zones.cards(DRAWN).iter().map(|p| p.face.rank()))
+            .collect(),
+        at: 0,
+    };
+    let partner = draws_partner(s);
+    let result = match s.rules.hakem_draw {
+        HakemDraw::FirstAce => first_ace(s.n, partner, &mut h),
+        HakemDraw::HighestCard => highest_card(s.n, partner, &mut h),
+    };
+    match result {
+        Ok((hakem, p)) => DrawStep::Done(hakem, p),
+        Err(seat) => DrawStep::Next(seat),
+    }
+}
+
+type Drawn = Result<(SeatIndex, Option<SeatIndex>), SeatIndex>;
+
+/// `FirstAce` (002): cards to seats 0, 1, …, n − 1, 0, …; the first ace is hakem; under
+/// `by_draw` the cards go on to the other seats and the next ace is his partner.
+fn first_ace(n: u8, partner: bool, h: &mut DrawHistory) -> Drawn {
+    let n = n.max(1);
+    let mut i = 0u8;
+    let hakem = loop {
+        let seat = SeatIndex(i);
+        i = (i + 1) % n;
+        if h.take(seat)? == Some(Rank::Ace) {
+            break seat;
         }
     };
-    match hakem {
-        Some(h) => {
-            cx.emit(Effect::HakemSet { seat: h });
-            cx.phase(Phase::AwaitShuffle {
-                reason: ShuffleReason::Deal,
-            });
+    if !partner {
+        return Ok((hakem, None));
+    }
+    loop {
+        let seat = SeatIndex(i);
+        i = (i + 1) % n;
+        if seat != hakem && h.take(seat)? == Some(Rank::Ace) {
+            return Ok((hakem, Some(seat)));
         }
-        None => {
-            // The draw deck is spent (§5.2 step 5): the next committed shuffle goes on.
-            cx.phase(Phase::AwaitShuffle {
-                reason: ShuffleReason::Draw,
-            });
+    }
+}
+
+/// `HighestCard` (000/004): one card each in seat order; ranks only; the seats tied for
+/// first (and, under `by_draw`, for second) draw again, in seat order, until resolved. A
+/// seat keeps its earlier draws, so a loser of a tie for first stays above the rest (D15).
+fn highest_card(n: u8, partner: bool, h: &mut DrawHistory) -> Drawn {
+    let mut keys: Vec<(SeatIndex, Vec<Option<Rank>>)> = Vec::new();
+    for i in 0..n {
+        let seat = SeatIndex(i);
+        keys.push((seat, vec![h.take(seat)?]));
+    }
+    loop {
+        let mut order: Vec<&(SeatIndex, Vec<Option<Rank>>)> = keys.iter().collect();
+        order.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let places = if partner { 2 } else { 1 };
+        let mut tie: Option<Vec<SeatIndex>> = None;
+        for place in 0..places {
+            let Some(key) = order.get(place).map(|k| k.1.clone()) else {
+                break;
+            };
+            let group: Vec<SeatIndex> = keys.iter().filter(|k| k.1 == key).map(|k| k.0).collect();
+            if group.len() > 1 {
+                tie = Some(group);
+                break;
+            }
+        }
+        let first = order.first().map(|k| k.0).unwrap_or(SeatIndex(0));
+        let second = order.get(1).map(|k| k.0);
+        match tie {
+            None => return Ok((first, if partner { second } else { None })),
+            Some(group) => {
+                for seat in group {
+                    let r = h.take(seat)?;
+                    if let Some(k) = keys.iter_mut().find(|k| k.0 == seat) {
+                        k.1.push(r);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The hakem draw (§5.2) on the installed draw deck: turn cards until it is decided, or
+/// ask for another draw shuffle if the deck is spent (§5.2 step 5).
+fn draw(cx: &mut Cx) {
+    loop {
+        match draw_step(&cx.s) {
+            DrawStep::Next(seat) => {
+                let Some(p) = cx.s.zones.cards(DRAW_PILE).first().copied() else {
+                    cx.emit(Effect::DrawDeckSpent);
+                    cx.phase(Phase::AwaitShuffle {
+                        reason: ShuffleReason::Draw,
+                    });
+                    return;
+                };
+                cx.emit(Effect::DrawCard {
+                    seat,
+                    card: Shown {
+                        card: p.r,
+                        face: p.face,
+                    },
+                });
+            }
+            DrawStep::Done(hakem, partner) => {
+                if let Some(p) = partner {
+                    // §5.3: the hakem keeps his place; his partner and the player opposite
+                    // him exchange places if they differ.
+                    let mut seating = cx.s.table().to_vec();
+                    let opposite = plus(hakem, 2, &seating);
+                    let a = seating.iter().position(|x| *x == p);
+                    let b = seating.iter().position(|x| *x == opposite);
+                    if let (Some(a), Some(b)) = (a, b) {
+                        seating.swap(a, b);
+                    }
+                    cx.emit(Effect::Reseated { seating });
+                }
+                cx.emit(Effect::HakemSet { seat: hakem });
+                cx.phase(Phase::AwaitShuffle {
+                    reason: ShuffleReason::Deal,
+                });
+                return;
+            }
         }
     }
 }
@@ -398,7 +494,9 @@ fn next_packet(s: &State) -> Option<Packet> {
     let h = s.hakem?;
     let stock = u32::try_from(s.zones.len(ZoneId::Stock)).ok()?;
     let dealt = s.deck_len.checked_sub(stock)?;
-    deal_plan(h, s.n).into_iter().find(|p| p.start == dealt)
+    deal_plan(h, s.table())
+        .into_iter()
+        .find(|p| p.start == dealt)
 }
 
 /// The refs of the stock's top `size` cards.
@@ -520,7 +618,7 @@ fn deal_to_partner(cx: &mut Cx, partner: SeatIndex) -> Option<Packet> {
 
 fn sar(cx: &mut Cx, colour: Colour, method: TrumpMethod) {
     let h = cx.hakem();
-    let partner = plus(h, 2, cx.s.n);
+    let partner = plus(h, 2, cx.s.table());
     cx.emit(Effect::MethodCalled {
         method,
         suits: Vec::new(),
@@ -562,7 +660,7 @@ fn sar(cx: &mut Cx, colour: Colour, method: TrumpMethod) {
 
 fn barg_vasat(cx: &mut Cx) {
     let h = cx.hakem();
-    let partner = plus(h, 2, cx.s.n);
+    let partner = plus(h, 2, cx.s.table());
     cx.emit(Effect::MethodCalled {
         method: TrumpMethod::BargVasat,
         suits: Vec::new(),
@@ -585,7 +683,7 @@ fn barg_vasat(cx: &mut Cx) {
 
 fn ya(cx: &mut Cx, x: Suit, y: Suit) {
     let h = cx.hakem();
-    let partner = plus(h, 2, cx.s.n);
+    let partner = plus(h, 2, cx.s.table());
     let method = TrumpMethod::YaXYaY;
     cx.emit(Effect::MethodCalled {
         method,
@@ -647,7 +745,7 @@ pub(super) fn drawer(s: &State, t: u8) -> SeatIndex {
     if t % 2 == 1 {
         h
     } else {
-        right(h, s.n)
+        right(h, s.table())
     }
 }
 
@@ -737,7 +835,7 @@ fn round_check(cx: &mut Cx) -> bool {
 fn finish(cx: &mut Cx, side: u8, six_six_five: bool, bam_failed: bool) {
     let h = cx.hakem();
     let n = cx.s.n;
-    let hside = side_of(h, n);
+    let hside = side_of(h, cx.s.table());
     let tricks = cx.s.side_tricks();
     let others_zero = (0u8..).zip(&tricks).all(|(i, t)| i == side || *t == 0);
     let seven_zero = others_zero || bam_failed;
@@ -786,7 +884,7 @@ fn finish(cx: &mut Cx, side: u8, six_six_five: bool, bam_failed: bool) {
             None
         } else if n == 4 {
             let stays = (side == hside) != hakem_to_kotted;
-            Some(if stays { h } else { right(h, n) })
+            Some(if stays { h } else { right(h, cx.s.table()) })
         } else {
             Some(SeatIndex(side))
         };
@@ -798,7 +896,7 @@ fn finish(cx: &mut Cx, side: u8, six_six_five: bool, bam_failed: bool) {
 /// After a trick is won: the hand's end, bam, or the next trick (§10.1, §10.5).
 fn after_trick(cx: &mut Cx, winner: SeatIndex) {
     let n = cx.s.n;
-    let wside = side_of(winner, n);
+    let wside = side_of(winner, cx.s.table());
     let tricks = cx.s.side_tricks();
     let played = cx.s.tricks_played();
     let total = hand_size(n);
@@ -850,7 +948,7 @@ fn play(cx: &mut Cx, seat: SeatIndex, card: CardRef, face: Card) {
     }
     let faces = cx.s.zones.faces(ZoneId::Trick);
     let i = trick_winner(&faces, cx.s.trump);
-    let winner = plus(cx.s.leader, u8::try_from(i).unwrap_or(0), cx.s.n);
+    let winner = plus(cx.s.leader, u8::try_from(i).unwrap_or(0), cx.s.table());
     let index = cx.s.tricks_played().saturating_add(1);
     cx.emit(Effect::TrickWon {
         index,
@@ -893,16 +991,16 @@ pub(super) fn decide(s: &State, actor: Actor, action: &Action) -> Result<Vec<Eff
                     format!("the offender is not one of the {n} seats"),
                 ));
             }
-            let off = side_of(*offender, n);
+            let off = side_of(*offender, s.table());
             let sides_to: Vec<u8> = match beneficiary {
-                Some(b) if b.0 >= n || side_of(*b, n) == off => {
+                Some(b) if b.0 >= n || side_of(*b, s.table()) == off => {
                     return Err(v(
                         Rule::BadPenalty,
                         "§12.3",
                         "the beneficiary must be a seat of another side than the offender's",
                     ))
                 }
-                Some(b) => vec![side_of(*b, n)],
+                Some(b) => vec![side_of(*b, s.table())],
                 None => (0..sides(n)).filter(|x| *x != off).collect(),
             };
             cx.emit(Effect::PenaltyAwarded {
@@ -919,7 +1017,7 @@ pub(super) fn decide(s: &State, actor: Actor, action: &Action) -> Result<Vec<Eff
             if s.phase != Phase::AwaitingCut {
                 return Err(wrong_phase(what, s.phase));
             }
-            need_seat(actor, cutter(h, n), "the cutter")?;
+            need_seat(actor, cutter(h, s.table()), "the cutter")?;
             if *k == 0 || *k >= s.deck_len {
                 return Err(v(
                     Rule::InvalidCut,
@@ -931,7 +1029,7 @@ pub(super) fn decide(s: &State, actor: Actor, action: &Action) -> Result<Vec<Eff
                 ));
             }
             cx.emit(Effect::CutApplied {
-                seat: cutter(h, n),
+                seat: cutter(h, s.table()),
                 k: *k,
             });
             deal_round_one(&mut cx);
@@ -1069,7 +1167,9 @@ pub(super) fn decide(s: &State, actor: Actor, action: &Action) -> Result<Vec<Eff
                 cards: cards.clone(),
             });
             if seat == h {
-                cx.phase(Phase::AwaitingDiscard { seat: right(h, n) });
+                cx.phase(Phase::AwaitingDiscard {
+                    seat: right(h, s.table()),
+                });
             } else {
                 offer(&mut cx, 1);
             }
@@ -1135,9 +1235,9 @@ pub(super) fn decide(s: &State, actor: Actor, action: &Action) -> Result<Vec<Eff
             if s.phase != Phase::AwaitingDealerPeek {
                 return Err(wrong_phase(what, s.phase));
             }
-            let d = dealer(h, n);
+            let d = dealer(h, s.table());
             need_seat(actor, d, "the dealer")?;
-            let partner = plus(d, 2, n);
+            let partner = plus(d, 2, s.table());
             let (round, cards) = match action {
                 Action::PeekPartnerPacket { round } => {
                     if !(2..=3).contains(round) {
@@ -1194,7 +1294,7 @@ pub(super) fn decide(s: &State, actor: Actor, action: &Action) -> Result<Vec<Eff
             if play_on {
                 cx.phase(Phase::Playing);
             } else {
-                finish(&mut cx, side_of(seat, n), false, false);
+                finish(&mut cx, side_of(seat, s.table()), false, false);
             }
         }
     }
@@ -1207,7 +1307,7 @@ fn packet_refs(s: &State, round: u8, seat: SeatIndex) -> Vec<CardRef> {
     let (Some(h), Some(shuffle)) = (s.hakem, s.deal_shuffle) else {
         return Vec::new();
     };
-    let Some(p) = deal_plan(h, s.n)
+    let Some(p) = deal_plan(h, s.table())
         .into_iter()
         .find(|p| p.round.saturating_add(1) == round && p.seat == seat)
     else {

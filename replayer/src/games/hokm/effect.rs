@@ -41,11 +41,14 @@ pub enum Effect {
         /// Which card and its face.
         card: Shown,
     },
-    /// The highest-card draw is tied between `seats` and the draw deck is spent: they
-    /// draw again from a new draw shuffle (§5.2 step 5).
-    DrawTied {
-        /// The seats still tied.
-        seats: Vec<SeatIndex>,
+    /// The draw deck is spent before the draw is decided: it goes on with the next draw
+    /// shuffle (§5.2 step 5).
+    DrawDeckSpent,
+    /// `by_draw`: the players' table order after the partner draw (§5.3): the hakem kept
+    /// his place, his partner moved opposite him.
+    Reseated {
+        /// The seats in table order (counter-clockwise).
+        seating: Vec<SeatIndex>,
     },
     /// The hakem is `seat`.
     HakemSet {

@@ -45,15 +45,16 @@ pub(super) fn evolve(s: &mut State, e: &Effect, order: Option<&[Card]>) {
             }
             s.shuffles = shuffle.saturating_add(1);
         }
-        Effect::DrawCard { card, .. } => {
+        Effect::DrawCard { seat, card } => {
             let _ = s
                 .zones
                 .move_card(DRAW_PILE, card.card, DRAWN, Seen::EVERYONE);
+            s.draw_seats.push(*seat);
         }
-        Effect::DrawTied { seats } => s.tied = seats.clone(),
+        Effect::DrawDeckSpent => {}
+        Effect::Reseated { seating } => s.now.seating = seating.clone(),
         Effect::MethodCalled { method, .. } => s.method = Some(*method),
         Effect::HakemSet { seat } => {
-            s.tied = Vec::new();
             s.hakem = Some(*seat);
             s.leader = *seat;
         }
@@ -160,7 +161,7 @@ pub(super) fn evolve(s: &mut State, e: &Effect, order: Option<&[Card]>) {
         }
         Effect::BamChosen { seat, play_on } => {
             if *play_on {
-                s.bam = Some(side_of(*seat, s.n));
+                s.bam = Some(side_of(*seat, &s.now.seating));
             }
         }
         Effect::HandWon {

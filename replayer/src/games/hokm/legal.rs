@@ -3,7 +3,7 @@
 use super::action::Legal;
 use super::decide::{declarable, drawer, playable, ten_low_refusal};
 use super::rules::{SuitCode, TrumpMethod};
-use super::state::{cutter, dealer, Phase, State};
+use super::state::{cutter, dealer, side_seats, Phase, State};
 use crate::engine::{Actor, SeatIndex, ToAct};
 use crate::zones::ZoneId;
 
@@ -12,11 +12,11 @@ pub(super) fn main_actor(s: &State) -> Option<SeatIndex> {
     let h = s.hakem?;
     match s.phase {
         Phase::AwaitShuffle { .. } | Phase::HandOver => None,
-        Phase::AwaitingCut => Some(cutter(h, s.n)),
+        Phase::AwaitingCut => Some(cutter(h, s.table())),
         Phase::AwaitingTrump | Phase::FallbackTrump { .. } => Some(h),
         Phase::AwaitingDiscard { seat } | Phase::AwaitingBam { seat } => Some(seat),
         Phase::DrawTurn { turn } => Some(drawer(s, turn)),
-        Phase::AwaitingDealerPeek => Some(dealer(h, s.n)),
+        Phase::AwaitingDealerPeek => Some(dealer(h, s.table())),
         Phase::Playing => Some(s.to_play()),
     }
 }
@@ -30,7 +30,9 @@ fn service_may_act(s: &State) -> bool {
 pub(super) fn legal_actions(s: &State, actor: Actor) -> Vec<Legal> {
     if actor == Actor::Service {
         return if service_may_act(s) {
-            vec![Legal::AwardCheatingPenalty { seats: s.n }]
+            vec![Legal::AwardCheatingPenalty {
+                sides: side_seats(s.table()),
+            }]
         } else {
             Vec::new()
         };

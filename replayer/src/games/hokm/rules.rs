@@ -58,7 +58,7 @@ pub enum Partnerships {
     /// Seats 0 and 2 against 1 and 3, fixed before the match.
     #[default]
     Fixed,
-    /// The draw also picks the hakem's partner (not built: rejected by validation).
+    /// The match's first draw also picks the hakem's partner, who then sits opposite him.
     ByDraw,
 }
 
@@ -201,7 +201,7 @@ pub const MAX_TARGET: u32 = 99;
 pub struct Rules {
     /// First hakem: `first_ace` (default) or `highest_card`.
     pub hakem_draw: HakemDraw,
-    /// 4p partnerships: `fixed` (default); `by_draw` is not built.
+    /// 4p partnerships: `fixed` (default) or `by_draw`.
     pub partnerships: Partnerships,
     /// 4p dealer: `hakem_left` (default) or `hakem_right_allowed`.
     pub dealer_seat: DealerSeat,
@@ -311,9 +311,6 @@ impl HouseRules for Rules {
                 ));
             }
         }
-        if self.partnerships == Partnerships::ByDraw {
-            return bad("partnerships by_draw is not supported by this engine yet".into());
-        }
         Ok(())
     }
 }
@@ -353,6 +350,9 @@ impl Rules {
                 return bad("cut dealers_left_cuts is for 2 or 3 players (use partner_cuts)".into())
             }
             _ => {}
+        }
+        if n != 4 && self.partnerships == Partnerships::ByDraw {
+            return bad("partnerships by_draw needs 4 players".into());
         }
         if n != 4 && self.dealer_peek {
             return bad("dealer_peek needs 4 players".into());

@@ -59,6 +59,9 @@ pub struct Match {
     pub winner: Option<u8>,
     /// The number of the next hand, from 1.
     pub hand: u32,
+    /// The seats in table order (counter-clockwise); `[0, 1, …]` unless a `by_draw`
+    /// partnership draw reseated the players (§5.3).
+    pub seating: Vec<SeatIndex>,
 }
 
 #[derive(Deserialize)]
@@ -72,6 +75,7 @@ struct RawMatch {
     over: bool,
     winner: Option<u8>,
     hand: u32,
+    seating: Vec<SeatIndex>,
 }
 
 impl TryFrom<RawMatch> for Match {
@@ -87,6 +91,7 @@ impl TryFrom<RawMatch> for Match {
             over: r.over,
             winner: r.winner,
             hand: r.hand,
+            seating: r.seating,
         };
         check_match(&m)?;
         Ok(m)
@@ -121,6 +126,14 @@ fn check_match(m: &Match) -> Result<(), String> {
     if m.hand == 0 {
         return Err("hand numbers count from 1".into());
     }
+    let mut sorted = m.seating.clone();
+    sorted.sort();
+    if sorted != identity(n) {
+        return Err(format!("the seating must order the seats 0 to {}", n - 1));
+    }
+    if n != 4 && m.seating != identity(n) {
+        return Err("only 4 players are ever reseated".into());
+    }
     Ok(())
 }
 
@@ -133,34 +146,48 @@ pub fn sides(n: u8) -> u8 {
     }
 }
 
-/// The side of `seat` (4p: seat mod 2).
-pub fn side_of(seat: SeatIndex, n: u8) -> u8 {
-    if n == 4 {
-        seat.0 % 2
+/// The seats in table order, counter-clockwise from seat 0's place: `0, 1, …, n − 1`
+/// unless a `by_draw` partnership draw reseated the players (§5.3).
+pub fn identity(n: u8) -> Vec<SeatIndex> {
+    (0..n).map(SeatIndex).collect()
+}
+
+/// Where `s` sits in the table order `t`.
+fn place(s: SeatIndex, t: &[SeatIndex]) -> usize {
+    t.iter().position(|x| *x == s).unwrap_or(0)
+}
+
+/// The side of `seat` at table `t`: 4p, the parity of its place (partners sit opposite);
+/// 2p/3p, the seat itself.
+pub fn side_of(seat: SeatIndex, t: &[SeatIndex]) -> u8 {
+    if t.len() == 4 {
+        u8::from(place(seat, t) % 2 == 1)
     } else {
         seat.0
     }
 }
 
 /// `R(s)`: the seat on `s`'s right, who acts after `s` (§4).
-pub fn right(s: SeatIndex, n: u8) -> SeatIndex {
-    plus(s, 1, n)
+pub fn right(s: SeatIndex, t: &[SeatIndex]) -> SeatIndex {
+    plus(s, 1, t)
 }
 
-/// `s + k` seats to the right.
-pub fn plus(s: SeatIndex, k: u8, n: u8) -> SeatIndex {
-    let n = n.max(1);
-    SeatIndex(((s.0 % n) + (k % n)) % n)
+/// The seat `k` places to the right of `s` at table `t`.
+pub fn plus(s: SeatIndex, k: u8, t: &[SeatIndex]) -> SeatIndex {
+    let n = t.len().max(1);
+    t.get((place(s, t) + usize::from(k)) % n)
+        .copied()
+        .unwrap_or(s)
 }
 
 /// The dealer (pasur, پاسور) for hakem `h`: his left, `h − 1` (§5.1).
-pub fn dealer(h: SeatIndex, n: u8) -> SeatIndex {
-    plus(h, n.saturating_sub(1), n)
+pub fn dealer(h: SeatIndex, t: &[SeatIndex]) -> SeatIndex {
+    plus(h, u8::try_from(t.len().saturating_sub(1)).unwrap_or(0), t)
 }
 
 /// The cutter for hakem `h`: the dealer's left, `h − 2` (§5.1, §6.2).
-pub fn cutter(h: SeatIndex, n: u8) -> SeatIndex {
-    plus(h, n.saturating_sub(2), n)
+pub fn cutter(h: SeatIndex, t: &[SeatIndex]) -> SeatIndex {
+    plus(h, u8::try_from(t.len().saturating_sub(2)).unwrap_or(0), t)
 }
 
 /// Cards per player: 13, or 17 with 3 players (§3.1, D1).
@@ -191,8 +218,9 @@ pub(super) struct Packet {
     pub size: u32,
 }
 
-/// Every packet of the deal, in order, for hakem `h`.
-pub(super) fn deal_plan(h: SeatIndex, n: u8) -> Vec<Packet> {
+/// Every packet of the deal, in order, for hakem `h` at table `t`.
+pub(super) fn deal_plan(h: SeatIndex, t: &[SeatIndex]) -> Vec<Packet> {
+    let n = u8::try_from(t.len()).unwrap_or(0);
     let mut out = Vec::new();
     let mut start = 0u32;
     for round in 0..deal_rounds(n) {
@@ -200,7 +228,7 @@ pub(super) fn deal_plan(h: SeatIndex, n: u8) -> Vec<Packet> {
         for o in 0..n {
             out.push(Packet {
                 round,
-                seat: plus(h, o, n),
+                seat: plus(h, o, t),
                 start,
                 size,
             });
@@ -353,8 +381,9 @@ pub struct State {
     pub(super) shuffles: u32,
     pub(super) phase: Phase,
     pub(super) hakem: Option<SeatIndex>,
-    /// Highest-card draw: the seats still tied when the draw deck ran out.
-    pub(super) tied: Vec<SeatIndex>,
+    /// The seat of each card turned in the hakem draw, in order (the faces are in the
+    /// zone of drawn cards).
+    pub(super) draw_seats: Vec<SeatIndex>,
     /// The current deal's shuffle, its size and its cut.
     pub(super) deal_shuffle: Option<u32>,
     pub(super) deck_len: u32,
@@ -403,6 +432,7 @@ pub(super) fn new_match(rules: &Rules, setup: &Setup) -> Result<Match, SetupErro
         over: false,
         winner: None,
         hand: 1,
+        seating: identity(n),
     })
 }
 
@@ -440,7 +470,7 @@ pub(super) fn new_hand(rules: &Rules, m: &Match) -> Result<State, SetupError> {
         shuffles: 0,
         phase: Phase::AwaitShuffle { reason },
         hakem: m.hakem,
-        tied: Vec::new(),
+        draw_seats: Vec::new(),
         deal_shuffle: None,
         deck_len: 0,
         cut: 0,
@@ -486,7 +516,7 @@ impl State {
     pub fn side_tricks(&self) -> Vec<u8> {
         let mut v = vec![0u8; usize::from(sides(self.n))];
         for (i, w) in (0u8..).zip(&self.won) {
-            if let Some(x) = v.get_mut(usize::from(side_of(SeatIndex(i), self.n))) {
+            if let Some(x) = v.get_mut(usize::from(side_of(SeatIndex(i), self.table()))) {
                 *x = x.saturating_add(*w);
             }
         }
@@ -501,7 +531,12 @@ impl State {
     /// The seat to play in the current trick.
     pub fn to_play(&self) -> SeatIndex {
         let k = u8::try_from(self.zones.len(ZoneId::Trick)).unwrap_or(0);
-        plus(self.leader, k, self.n)
+        plus(self.leader, k, self.table())
+    }
+
+    /// The seats in table order.
+    pub fn table(&self) -> &[SeatIndex] {
+        &self.now.seating
     }
 
     /// The faces of `seat`'s hand (for the rules only).
@@ -569,13 +604,14 @@ pub(super) fn next_match(s: &State) -> Option<Match> {
     (s.phase == Phase::HandOver).then(|| next_of(s))
 }
 
-/// The seats of each side.
-pub fn side_seats(n: u8) -> Vec<Vec<SeatIndex>> {
+/// The seats of each side at table `t`.
+pub fn side_seats(t: &[SeatIndex]) -> Vec<Vec<SeatIndex>> {
+    let n = u8::try_from(t.len()).unwrap_or(0);
     (0..sides(n))
         .map(|side| {
             (0..n)
                 .map(SeatIndex)
-                .filter(|x| side_of(*x, n) == side)
+                .filter(|x| side_of(*x, t) == side)
                 .collect()
         })
         .collect()
@@ -585,7 +621,7 @@ pub(super) fn results(o: &Outcome) -> Vec<SeatResult> {
     (0..o.seats)
         .map(|i| {
             let seat = SeatIndex(i);
-            let side = side_of(seat, o.seats);
+            let side = side_of(seat, &o.next.seating);
             let pts = o.points.get(usize::from(side)).copied().unwrap_or(0);
             let judged = match (o.winner, o.next.winner) {
                 (Some(w), _) | (None, Some(w)) if w == side => Judged::Won,
@@ -607,11 +643,11 @@ pub(super) fn standings(m: &Match) -> Standings {
         unit: ScoreUnit::Points,
         per_seat: (0..m.seats)
             .map(|i| {
-                let side = side_of(SeatIndex(i), m.seats);
+                let side = side_of(SeatIndex(i), &m.seating);
                 i64::from(m.scores.get(usize::from(side)).copied().unwrap_or(0))
             })
             .collect(),
-        sides: side_seats(m.seats),
+        sides: side_seats(&m.seating),
         next: if m.over {
             None
         } else {

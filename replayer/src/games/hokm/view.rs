@@ -59,7 +59,7 @@ pub(super) fn view(s: &State, viewer: Viewer) -> View {
         to_act: t.actors,
         awaiting_shuffle: matches!(s.phase, Phase::AwaitShuffle { .. }),
         hakem: s.hakem,
-        dealer: s.hakem.map(|h| dealer(h, s.n)),
+        dealer: s.hakem.map(|h| dealer(h, s.table())),
         trump: s.trump.map(SuitCode),
         method: s.method,
         cut: s.cut,

@@ -74,7 +74,7 @@ fn rules_setup_and_match_deny_unknown_fields_and_take_defaults() {
     assert_eq!(
         j,
         json!({"seats": 4, "scores": [0, 0], "rounds": [0, 0], "hakem": null, "deuce": false,
-               "over": false, "winner": null, "hand": 1})
+               "over": false, "winner": null, "hand": 1, "seating": [0, 1, 2, 3]})
     );
     assert_eq!(serde_json::from_value::<Match>(j.clone()).unwrap(), m);
     let mut bad = j.clone();
@@ -82,6 +82,9 @@ fn rules_setup_and_match_deny_unknown_fields_and_take_defaults() {
     assert!(serde_json::from_value::<Match>(bad).is_err());
     let mut bad = j.clone();
     bad["hakem"] = json!(7);
+    assert!(serde_json::from_value::<Match>(bad).is_err());
+    let mut bad = j.clone();
+    bad["seating"] = json!([0, 1, 1, 3]);
     assert!(serde_json::from_value::<Match>(bad).is_err());
     let mut bad = j;
     bad["extra"] = json!(1);

@@ -52,12 +52,22 @@ fn rule_set(k: usize, n: u8) -> Rules {
             ],
             ten_low: TenLow::Unlimited,
             dealer_peek: four,
+            partnerships: if four {
+                Partnerships::ByDraw
+            } else {
+                Partnerships::Fixed
+            },
             bam: Bam::On,
             kot_3p: true,
             ..Rules::default()
         },
         2 => Rules {
             hakem_draw: HakemDraw::HighestCard,
+            partnerships: if four {
+                Partnerships::ByDraw
+            } else {
+                Partnerships::Fixed
+            },
             cut: if four {
                 Cut::PartnerCuts
             } else {
@@ -223,6 +233,7 @@ fn play_hand(rules: &Rules, m: &Match, rng: &mut ChaCha8Rng, probe: bool) -> Mat
     loop {
         steps += 1;
         assert!(steps < 3000, "the hand does not end");
+        assert!(st.shuffles < 40, "the hand keeps asking for shuffles");
         check_state(&st, rng);
         if probe {
             check_probes(&st);

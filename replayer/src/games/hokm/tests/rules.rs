@@ -74,9 +74,7 @@ fn a_spent_draw_deck_asks_for_another_draw_shuffle() {
     let mut pairs: Vec<Card> = D52.cards();
     pairs.sort_by_key(|x| std::cmp::Reverse(x.rank()));
     let e = t.shuffle(&pairs);
-    assert!(e.contains(&Effect::DrawTied {
-        seats: vec![seat(0), seat(1)]
-    }));
+    assert!(e.contains(&Effect::DrawDeckSpent));
     assert_eq!(t.st.hakem, None);
     let req = Hokm::to_act(&t.st).shuffle.unwrap();
     assert_eq!(req.reason, "draw");
@@ -85,6 +83,86 @@ fn a_spent_draw_deck_asks_for_another_draw_shuffle() {
     assert_eq!(t.st.hakem, Some(seat(1)));
     assert_eq!(t.st.zones.total(), 104);
     assert_eq!(t.replay(), t.st);
+}
+
+fn by_draw(draw: HakemDraw) -> Rules {
+    Rules {
+        hakem_draw: draw,
+        partnerships: Partnerships::ByDraw,
+        ..Rules::default()
+    }
+}
+
+#[test]
+fn a_first_ace_partner_draw_reseats_the_partner_opposite() {
+    let mut t = Table::new(by_draw(HakemDraw::FirstAce), 4, None);
+    // Seat 1 gets the first ace; the cards go on to seats 2, 3, 0: seat 0's ace makes him
+    // the partner, and he changes places with seat 3 (opposite seat 1).
+    let e = t.shuffle(&deck_with(D52, &[(0, "2S"), (1, "AS"), (4, "AH")]));
+    let draws: Vec<u8> = e
+        .iter()
+        .filter_map(|x| match x {
+            Effect::DrawCard { seat, .. } => Some(seat.0),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(draws, vec![0, 1, 2, 3, 0]);
+    assert!(e.contains(&Effect::Reseated {
+        seating: vec![seat(3), seat(1), seat(2), seat(0)]
+    }));
+    assert_eq!(t.st.hakem, Some(seat(1)));
+    let m = &t.st.now;
+    let st = Hokm::standings(m);
+    assert_eq!(
+        st.sides,
+        vec![vec![seat(2), seat(3)], vec![seat(0), seat(1)]]
+    );
+    // Play goes hakem, his right (2), his partner (0), the other (3); the partner cuts.
+    t.shuffle(&canonical(D52));
+    assert_eq!(Hokm::to_act(&t.st).actors[0], s(0));
+    t.act(s(0), Action::Cut { k: 3 });
+    assert_eq!(t.hand(1).len(), 5);
+    t.act(s(1), Action::DeclareTrump { suit: suit("H") });
+    let first = t.st.zones.refs_in(ZoneId::Hand(seat(1)))[0];
+    t.act(s(1), Action::Play { card: first });
+    assert_eq!(t.st.to_play(), seat(2));
+    assert_eq!(t.replay(), t.st);
+}
+
+#[test]
+fn a_highest_card_partner_draw_resolves_ties_for_first_and_second() {
+    let mut t = Table::new(by_draw(HakemDraw::HighestCard), 4, None);
+    // K, K, 5, 3: seats 0 and 1 redraw 9 and 3: seat 0 is hakem, seat 1 (who lost the
+    // tie for first) is second, his partner, and changes places with seat 2.
+    t.shuffle(&deck_with(
+        D52,
+        &[
+            (0, "KS"),
+            (1, "KH"),
+            (2, "5D"),
+            (3, "3C"),
+            (4, "9C"),
+            (5, "3D"),
+        ],
+    ));
+    assert_eq!(t.st.hakem, Some(seat(0)));
+    assert_eq!(t.st.now.seating, vec![seat(0), seat(2), seat(1), seat(3)]);
+    // 5, 5, K, 2: no tie for first; seats 0 and 1 tie for second and redraw.
+    let mut t = Table::new(by_draw(HakemDraw::HighestCard), 4, None);
+    t.shuffle(&deck_with(
+        D52,
+        &[
+            (0, "5S"),
+            (1, "5H"),
+            (2, "KD"),
+            (3, "2C"),
+            (4, "3C"),
+            (5, "4D"),
+        ],
+    ));
+    assert_eq!(t.st.hakem, Some(seat(2)));
+    assert_eq!(t.st.now.seating, vec![seat(1), seat(0), seat(2), seat(3)]);
+    assert_eq!(t.st.draw_seats.len(), 6);
 }
 
 #[test]
@@ -158,6 +236,7 @@ fn a_penalty_adds_points_and_can_end_the_match() {
         over: false,
         winner: None,
         hand: 4,
+        seating: state::identity(4),
     };
     let mut t = Table::from_match(&rules, &m);
     t.shuffle(&canonical(D52));
@@ -325,16 +404,24 @@ fn invalid_rules_and_matches_are_refused() {
             ..Rules::default()
         },
         Rules {
-            partnerships: Partnerships::ByDraw,
-            ..Rules::default()
-        },
-        Rules {
             ten_low: TenLow::MaxRedealsPerHand(0),
             ..Rules::default()
         },
     ];
     for r in bad {
         assert!(r.validate().is_err(), "{r:?}");
+    }
+    for r in [
+        Rules {
+            partnerships: Partnerships::ByDraw,
+            ..Rules::default()
+        },
+        Rules {
+            dealer_peek: true,
+            ..Rules::default()
+        },
+    ] {
+        assert!(Hokm::new_match(&r, &Setup { seats: 2 }).is_err());
     }
     let partner = Rules {
         cut: Cut::PartnerCuts,

@@ -655,6 +655,7 @@ fn four_player_match(scores: [u32; 2], hakem: u8) -> Match {
         over: false,
         winner: None,
         hand: 1,
+        seating: state::identity(4),
     }
 }
 
@@ -675,7 +676,7 @@ fn scoring_and_rotation_table_17_5() {
     let t = hand_won_by(&rules, &m, 1, &[3, 3, 2, 3]);
     let m = Hokm::next_match(&t.st).unwrap();
     assert_eq!((m.scores.clone(), m.hakem), (vec![1, 1], Some(seat(1))));
-    assert_eq!(super::super::state::dealer(seat(1), 4), seat(0));
+    assert_eq!(state::dealer(seat(1), &state::identity(4)), seat(0));
     // Hand 3: hakem 1, 0–7 → kot, team 1 +2.
     let t = hand_won_by(&rules, &m, 1, &[0, 0, 0, 0]);
     assert_eq!(Hokm::outcome(&t.st).unwrap().kind, Some(WinKind::Kot));
@@ -868,7 +869,7 @@ fn three_players_six_six_five_the_five_wins() {
     assert_eq!((o.winner, o.kind), (Some(2), Some(WinKind::SixSixFive)));
     assert_eq!(o.points, vec![0, 0, 1]);
     assert_eq!(o.next.hakem, Some(seat(2)));
-    assert_eq!(super::super::state::dealer(seat(2), 3), seat(1));
+    assert_eq!(state::dealer(seat(2), &state::identity(3)), seat(1));
 }
 
 #[test]
@@ -894,6 +895,7 @@ fn deuce(rule: Deuce2p, start: [u32; 2], steps: &[(u8, u32)]) -> Match {
         over: false,
         winner: None,
         hand: 1,
+        seating: state::identity(2),
     };
     for (to, points) in steps {
         if m.over {
