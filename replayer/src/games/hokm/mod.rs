@@ -19,9 +19,14 @@
 //! is kept anywhere else in the state. Effects and actions name cards by their
 //! [`crate::engine::CardRef`].
 //!
-//! Not built: `partnerships = by_draw` (rejected by validation), `VoidHand` (a platform
-//! fault abandons the hand instead), physical-table recording (§12.2) and table talk
-//! (§12.4), which do not arise in digital dealing.
+//! The service adjudicates with `AwardCheatingPenalty` (§12.3): the points go to the
+//! beneficiary's side at once (they can end the round or the match, which then ends the
+//! hand); the hand's own result stands (D12).
+//!
+//! Not built: `VoidHand` (§12.1: a platform fault abandons the hand through the dealer,
+//! which still reveals its seeds), physical-table recording (§12.2) and table talk (§12.4),
+//! which do not arise in digital dealing. `dealer_seat = hakem_right_allowed` is accepted and
+//! recorded but changes nothing: the dealer never changes the deal positions (D23).
 
 mod action;
 mod decide;

@@ -69,7 +69,8 @@ pub enum DealerSeat {
     /// The hakem's left, `h + 3`.
     #[default]
     HakemLeft,
-    /// 002 also lets the hakem's right deal if he wishes (cosmetic in digital play).
+    /// 002 also lets the hakem's right deal if he wishes. Cosmetic in digital play: recorded
+    /// with the rules, it changes neither the deal positions nor the dealer's peek.
     HakemRightAllowed,
 }
 

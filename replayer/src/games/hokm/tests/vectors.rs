@@ -136,15 +136,17 @@ fn v4_three_players_51_cards_5_4_4_4() {
 /// 2p: declare ♥, discard, and draw with `KeepFirst` on every turn (`ChooseFinal` of the
 /// first on 21), unless `turns` says otherwise.
 fn two_player_to_play(t: &mut Table) {
-    t.act(s(0), Action::DeclareTrump { suit: suit("H") });
-    let h = t.hand(0);
-    let cards_h: Vec<CardRef> = h[1..4].iter().map(|x| t.r(0, &x.to_string())).collect();
-    t.act(s(0), Action::Discard { cards: cards_h });
-    let o = t.hand(1);
-    let cards_o: Vec<CardRef> = o[3..5].iter().map(|x| t.r(1, &x.to_string())).collect();
-    t.act(s(1), Action::Discard { cards: cards_o });
+    let h = t.st.hakem.unwrap().0;
+    let o = 1 - h;
+    t.act(s(h), Action::DeclareTrump { suit: suit("H") });
+    let hand = t.hand(h);
+    let cards_h: Vec<CardRef> = hand[1..4].iter().map(|x| t.r(h, &x.to_string())).collect();
+    t.act(s(h), Action::Discard { cards: cards_h });
+    let hand = t.hand(o);
+    let cards_o: Vec<CardRef> = hand[3..5].iter().map(|x| t.r(o, &x.to_string())).collect();
+    t.act(s(o), Action::Discard { cards: cards_o });
     for turn in 1..=21u8 {
-        let who = if turn % 2 == 1 { 0 } else { 1 };
+        let who = if turn % 2 == 1 { h } else { o };
         if turn == 21 {
             let card = t.st.zones.refs_in(ZoneId::Stock)[0];
             t.act(s(who), Action::ChooseFinal { card });
@@ -951,5 +953,63 @@ fn two_player_deuce_vectors_17_7() {
         assert_eq!(deuce(rule, [6, 5], &[(1, 1), (0, 2)]).winner, Some(0));
         // 5–6 → 7–6: deuce never triggered.
         assert_eq!(deuce(rule, [5, 6], &[(0, 2)]).winner, Some(0));
+    }
+}
+
+/// A 2p hand from `m` won 7–`loser` by `w` (given the tricks before the last, canonical
+/// deck, every draw `KeepFirst`): the hakem then holds A♦ over the other's diamonds, the
+/// other K♥ over the hakem's hearts (trump ♥).
+fn two_player_hand_won_by(rules: &Rules, m: &Match, w: u8, loser: u8) -> Match {
+    let mut t = Table::from_match(rules, m);
+    t.shuffle(&canonical(D52));
+    two_player_to_play(&mut t);
+    let mut won = vec![loser, loser];
+    won[usize::from(w)] = 6;
+    given_tricks(&mut t, &won, w);
+    let lead = if Some(seat(w)) == m.hakem { "AD" } else { "KH" };
+    t.play(w, lead);
+    t.play_any_trick();
+    assert_eq!(t.phase(), Phase::HandOver);
+    Hokm::next_match(&t.st).unwrap()
+}
+
+#[test]
+fn two_player_deuce_by_whole_hands() {
+    let m = Match {
+        seats: 2,
+        scores: vec![6, 5],
+        rounds: vec![0, 0],
+        hakem: Some(seat(0)),
+        deuce: false,
+        over: false,
+        winner: None,
+        hand: 3,
+        seating: state::identity(2),
+    };
+    for (rule, over) in [
+        (Deuce2p::Off, true),
+        (Deuce2p::WinByTwo { cap: None }, false),
+        (Deuce2p::WinByTwo { cap: Some(8) }, false),
+    ] {
+        let rules = Rules {
+            deuce_2p: rule,
+            ..Rules::default()
+        };
+        // B wins 7–3: 6–6, deuce starts; the winner is the next hakem.
+        let m1 = two_player_hand_won_by(&rules, &m, 1, 3);
+        assert_eq!(m1.scores, vec![6, 6]);
+        assert_eq!(m1.deuce, rule != Deuce2p::Off);
+        assert_eq!(m1.hakem, Some(seat(1)));
+        // A wins 7–2: 7–6.
+        let m2 = two_player_hand_won_by(&rules, &m1, 0, 2);
+        assert_eq!(m2.over, over, "{rule:?}");
+        if over {
+            assert_eq!(m2.winner, Some(0));
+        } else {
+            assert_eq!(m2.scores, vec![7, 6]);
+            // A wins again: 8–6 wins under both deuce rules.
+            let m3 = two_player_hand_won_by(&rules, &m2, 0, 1);
+            assert_eq!(m3.winner, Some(0), "{rule:?}");
+        }
     }
 }
