@@ -51,7 +51,7 @@ pub use state::{
     side_of, sides, Colour, Match, MatchEnd, Outcome, Phase, Setup, ShuffleReason, State, WinKind,
     MAX_SEATS, MIN_SEATS,
 };
-pub use view::View;
+pub use view::{DrawnView, View};
 
 use crate::cards::{Card, DeckKind};
 use crate::engine::{

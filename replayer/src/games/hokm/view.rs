@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::legal::to_act;
 use super::rules::{SuitCode, TrumpMethod};
-use super::state::{dealer, Match, Phase, State};
+use super::state::{dealer, Match, Phase, State, DRAWN};
 use crate::engine::{Actor, SeatIndex, Viewer};
 use crate::zones::{CardView, ZoneId, ZonesView};
 
@@ -43,11 +43,22 @@ pub struct View {
     pub bam: Option<u8>,
     /// The current trick, in play order from the leader.
     pub trick: Vec<CardView>,
+    /// The hakem draw: each face-up card with the seat it went to, in order.
+    pub drawn: Vec<DrawnView>,
     /// The match as it stands (scores, rounds, next hakem once decided).
     #[serde(rename = "match")]
     pub match_now: Match,
     /// Every card of the hand, zone by zone, faces only where the viewer may see them.
     pub zones: ZonesView,
+}
+
+/// One card of the hakem draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct DrawnView {
+    /// Who received it.
+    pub seat: SeatIndex,
+    /// The card (face up).
+    pub card: CardView,
 }
 
 pub(super) fn view(s: &State, viewer: Viewer) -> View {
@@ -69,6 +80,12 @@ pub(super) fn view(s: &State, viewer: Viewer) -> View {
         side_tricks: s.side_tricks(),
         bam: s.bam,
         trick: s.zones.zone_view(ZoneId::Trick, viewer),
+        drawn: s
+            .draw_seats
+            .iter()
+            .zip(s.zones.zone_view(DRAWN, viewer))
+            .map(|(seat, card)| DrawnView { seat: *seat, card })
+            .collect(),
         match_now: s.now.clone(),
         zones: s.zones.view(viewer),
     }

@@ -31,11 +31,15 @@ fn the_first_hand_starts_with_a_first_ace_draw() {
     assert_eq!(draws[6], (2, c("AD")));
     assert!(e.contains(&Effect::HakemSet { seat: seat(2) }));
     assert_eq!(Hokm::to_act(&t.st).shuffle.unwrap().reason, "deal");
-    // Every draw card is public.
+    // Every draw card is public, with the seat it went to.
     assert!(t
         .seen(Viewer::Public, ZoneId::Table)
         .iter()
         .all(Option::is_some));
+    let v = Hokm::view(&t.st, Viewer::Public);
+    assert_eq!(v.drawn.len(), 7);
+    assert_eq!(v.drawn[6].seat, seat(2));
+    assert_eq!(v.drawn[6].card.face, Some(c("AD")));
     t.shuffle(&canonical(D52));
     assert_eq!(t.phase(), Phase::AwaitingCut);
     assert_eq!(Hokm::to_act(&t.st).actors[0], s(0), "the cutter is h + 2");
