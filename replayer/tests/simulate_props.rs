@@ -180,6 +180,7 @@ fn player_counts_outside_2_to_10_are_refused() {
         let r = simulate(GameId::BistOYek, players, [1; 32], service_key(), NOW_MS);
         assert!(r.is_err(), "{players} players");
     }
-    let r = simulate(GameId::Hokm, 4, [1; 32], service_key(), NOW_MS);
+    // A game with no engine yet is refused too.
+    let r = simulate(GameId::Shelem, 4, [1; 32], service_key(), NOW_MS);
     assert!(r.is_err());
 }

@@ -457,7 +457,10 @@ pub async fn scoreboard(svc: &Service, caller: &Caller, table_id: &str) -> ApiRe
     }
     hands.reverse();
     let typed = standings_of(&t.game, &t.match_state);
-    let balances: Vec<i64> = typed.as_ref().map(|s| s.per_seat.clone()).unwrap_or_default();
+    let balances: Vec<i64> = typed
+        .as_ref()
+        .map(|s| s.per_seat.clone())
+        .unwrap_or_default();
     let deltas: Vec<Vec<i64>> = hands
         .iter()
         .map(|h| {

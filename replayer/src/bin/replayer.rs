@@ -391,9 +391,10 @@ fn run(cmd: Command) -> Result<()> {
             let viewer = match viewer.as_deref() {
                 None => replayer::engine::Viewer::All,
                 Some("public") => replayer::engine::Viewer::Public,
-                Some(s) => replayer::engine::Viewer::Seat(SeatIndex(s.parse().map_err(
-                    |_| anyhow!("--as {s:?}: a seat number or \"public\""),
-                )?)),
+                Some(s) => replayer::engine::Viewer::Seat(SeatIndex(
+                    s.parse()
+                        .map_err(|_| anyhow!("--as {s:?}: a seat number or \"public\""))?,
+                )),
             };
             let bytes = read_input(&file)?;
             let r = verify::replay_as(&bytes, step, &Options::default(), viewer)

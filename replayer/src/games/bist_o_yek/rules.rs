@@ -112,6 +112,31 @@ impl Default for Rules {
 }
 
 impl HouseRules for Rules {
+    /// The defaults, and every option away from its default at least once.
+    fn samples() -> Vec<Self> {
+        let d = Rules::default();
+        vec![
+            d.clone(),
+            Rules {
+                max_bet: MaxBet::Fixed(200),
+                khabar_multiple: 2,
+                side_bets: true,
+                tie_rule: TieRule::Push,
+                banker_swap: BankerSwap::EveryDuel,
+                deal_mode: DealMode::OneAtATime,
+                shuffle_every_round: true,
+                ..d.clone()
+            },
+            Rules {
+                bank_stake: 500,
+                min_bet: 100,
+                banker_swap: BankerSwap::Off,
+                side_bets: true,
+                ..d
+            },
+        ]
+    }
+
     fn validate(&self) -> Result<(), SetupError> {
         let bad = |m: String| Err(SetupError::Rules(m));
         if self.bank_stake == 0 {
