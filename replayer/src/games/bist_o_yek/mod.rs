@@ -36,7 +36,7 @@ pub use effect::{Case, Effect, ShownCard};
 pub use rules::{points, total, BankerSwap, DealMode, MaxBet, Rules, TieRule};
 pub use state::{
     EndReason, Match, Outcome, Phase, Resume, Setup, ShuffleReason, Stake, State, MAX_SEATS,
-    MIN_SEATS,
+    MAX_TOTAL, MIN_SEATS,
 };
 pub use view::{BetLimits, CardView, DuelView, HiddenView, View, WaitingView};
 

@@ -145,6 +145,13 @@ impl HouseRules for Rules {
         if self.min_bet == 0 {
             return bad("min_bet must be greater than 0".into());
         }
+        let most = super::state::MAX_TOTAL;
+        if self.bank_stake > most / 10 || self.min_bet > most {
+            return bad(format!(
+                "bank_stake must be at most {} and min_bet at most {most} toman",
+                most / 10
+            ));
+        }
         if let MaxBet::Fixed(x) = self.max_bet {
             if x < self.min_bet {
                 return bad(format!(

@@ -329,11 +329,23 @@ fn check_match(m: &Match) -> Result<Toman, SetupError> {
             m.declines
         )));
     }
-    m.balances
+    let total = m
+        .balances
         .iter()
         .try_fold(0u64, |acc, b| acc.checked_add(*b))
-        .ok_or_else(|| SetupError::Match("the total of the balances overflows".into()))
+        .ok_or_else(|| SetupError::Match("the total of the balances overflows".into()))?;
+    if total > MAX_TOTAL {
+        return Err(SetupError::Match(format!(
+            "the balances total {total} toman, more than the {MAX_TOTAL} a match may hold"
+        )));
+    }
+    Ok(total)
 }
+
+/// The most money a match may hold, all balances together: every amount in a hand (bank,
+/// bets, balances, nets) stays below it, far inside the integers the signed log can carry
+/// (2^53 − 1), so a hand can always end.
+pub const MAX_TOTAL: Toman = 1_000_000_000_000_000;
 
 /// Start a hand (see [`crate::engine::Game::new_hand`]): bank offer to the match's candidate;
 /// the 36 cards lie collected on the discard pile until the first shuffle.

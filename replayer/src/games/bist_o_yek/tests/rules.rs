@@ -971,3 +971,52 @@ fn the_full_view_shows_every_hand_but_not_the_stock_order() {
         "the stock top is not shown"
     );
 }
+
+/// Regression (issue 9): a balance near 2^53 made the ending action fail (its numbers no
+/// longer fit the signed log) and the table could never finish a hand. Such a match is
+/// refused when it is set up or read; one at the limit plays to its end.
+#[test]
+fn match_money_is_bounded_so_a_hand_can_always_end() {
+    use crate::engine::{Game, SetupError};
+    let rules = Rules::default();
+    let near = Setup {
+        seats: 2,
+        first_banker: SeatIndex(0),
+        balances: vec![(1u64 << 53) - 10, 1000],
+    };
+    assert!(matches!(
+        BistOYek::new_match(&rules, &near),
+        Err(SetupError::Match(_))
+    ));
+    let edited = Match {
+        seats: 2,
+        balances: vec![(1u64 << 53) - 10, 1000],
+        candidate: SeatIndex(0),
+        declines: 0,
+        over: false,
+        turn: 3,
+    };
+    assert!(BistOYek::new_hand(&rules, &edited).is_err());
+    let at_limit = Setup {
+        seats: 2,
+        first_banker: SeatIndex(0),
+        balances: vec![super::super::state::MAX_TOTAL - 1000, 1000],
+    };
+    let m = BistOYek::new_match(&rules, &at_limit).unwrap();
+    let spec = crate::sim::SimSpec {
+        game: crate::engine::GameId::BistOYek,
+        players: 2,
+        rules: serde_json::json!({}),
+        setup: Some(serde_json::to_value(&at_limit).unwrap()),
+        seed: [4; 32],
+    };
+    let key = crate::log::SigningKeyPair::from_secret([1; 32]);
+    let b = crate::sim::simulate_with(&spec, &key, 0).unwrap();
+    assert_eq!(b.status, crate::dealer::HandStatus::Completed);
+    assert!(m.balances.iter().sum::<u64>() <= super::super::state::MAX_TOTAL);
+    let huge = Rules {
+        bank_stake: u64::MAX / 2,
+        ..Rules::default()
+    };
+    assert!(huge.validate().is_err());
+}
