@@ -20,11 +20,15 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::cards::{Card, DeckKind};
-use crate::engine::{Actor, DynHand, GameId, SeatIndex, SetupError, ToAct, Viewer, Violation};
+use std::collections::BTreeMap;
+
+use crate::engine::{
+    Actor, DynGame, DynHand, GameId, SeatIndex, SetupError, ToAct, Viewer, Violation,
+};
 use crate::games::registry;
 use crate::log::{
-    action_message, seal, Body, Event, Hash, LogError, PlayerSig, PrevHand, Record, RevealedSeed,
-    SeatInfo, SigningKeyPair, EVENT_FORMAT_VERSION,
+    action_message, input_commitment, seal, Body, Event, Hash, LogError, OpenedInput, PlayerSig,
+    PrevHand, Record, RevealedSeed, SeatInfo, SigningKeyPair, EVENT_FORMAT_VERSION,
 };
 use crate::shuffle::{
     deck_seed, shuffle_cards, ClientSeed, Commitment, ServerSeed, ShuffleError, SHUFFLE_VERSION,
@@ -81,6 +85,21 @@ impl std::fmt::Debug for SeedSource {
 }
 
 impl SeedSource {
+    /// The salt of the private input at event `seq`: random from the OS, or (simulations)
+    /// `SHA-256("persian-cards/simulated-salt/v1" || 0x00 || seed || u64be(seq))`.
+    fn salt(&self, seq: u64) -> Result<Hash, ShuffleError> {
+        match self {
+            SeedSource::Os => Ok(Hash(*ServerSeed::generate()?.as_bytes())),
+            SeedSource::Derived(s) => {
+                let mut h = Sha256::new();
+                h.update(b"persian-cards/simulated-salt/v1\0");
+                h.update(s);
+                h.update(seq.to_be_bytes());
+                Ok(Hash(h.finalize().into()))
+            }
+        }
+    }
+
     fn seed(&self, k: u32) -> Result<ServerSeed, ShuffleError> {
         match self {
             SeedSource::Os => ServerSeed::generate(),
@@ -226,6 +245,11 @@ pub struct LiveHand {
     /// Set after shuffle k is used: the very next event must commit shuffle k + 1.
     commit_due: Option<u32>,
     last_time_ms: u64,
+    /// Openings of private actions known to this hand (the service's own, or revealed), by
+    /// the seq of their `private_action` event.
+    openings: BTreeMap<u64, OpenedInput>,
+    /// The private actions folded so far: seq → (actor, commitment).
+    sealed: BTreeMap<u64, (Actor, Hash)>,
 }
 
 impl Clone for LiveHand {
@@ -251,6 +275,8 @@ impl Clone for LiveHand {
             revealed: self.revealed,
             commit_due: self.commit_due,
             last_time_ms: self.last_time_ms,
+            openings: self.openings.clone(),
+            sealed: self.sealed.clone(),
         }
     }
 }
@@ -267,7 +293,19 @@ impl LiveHand {
         key: &SigningKeyPair,
         now_ms: u64,
     ) -> Result<(LiveHand, Vec<Record>), DealerError> {
-        let engine_def = registry(params.game)?;
+        let def = registry(params.game)?;
+        LiveHand::start_with_engine(params, def, seed_source, key, now_ms)
+    }
+
+    /// [`LiveHand::start`] on a given engine definition (an engine not in the registry: the
+    /// toy engine the core's tests drive the dealer with).
+    pub fn start_with_engine(
+        params: HandParams,
+        engine_def: &'static dyn DynGame,
+        seed_source: SeedSource,
+        key: &SigningKeyPair,
+        now_ms: u64,
+    ) -> Result<(LiveHand, Vec<Record>), DealerError> {
         let rules = engine_def.normalize_rules(&params.rules)?;
         let seed0 = seed_source.seed(0)?;
         let commitment = seed0.commitment();
@@ -304,7 +342,7 @@ impl LiveHand {
             client_entropy: params.client_entropy,
             prev_hand: params.prev_hand,
         };
-        let mut hand = LiveHand::from_started(&params.hand_id, &body, seed_source)?;
+        let mut hand = LiveHand::from_started(&params.hand_id, &body, seed_source, engine_def)?;
         hand.seeds = vec![Some(seed0)];
         let records = hand.emit(vec![(body, None)], key, now_ms)?;
         Ok((hand, records))
@@ -315,6 +353,7 @@ impl LiveHand {
         hand_id: &str,
         started: &Body,
         seed_source: SeedSource,
+        engine_def: &'static dyn DynGame,
     ) -> Result<LiveHand, DealerError> {
         let Body::HandStarted {
             game,
@@ -369,7 +408,13 @@ impl LiveHand {
                 shuffle_version.to_string(),
             )));
         }
-        let engine_def = registry(*game)?;
+        if engine_def.id() != *game {
+            return Err(fold_err(Mismatch::new(
+                "game",
+                engine_def.id().to_string(),
+                game.to_string(),
+            )));
+        }
         let normalized = engine_def.normalize_rules(rules)?;
         if &normalized != rules {
             return Err(fold_err(Mismatch::new(
@@ -434,6 +479,8 @@ impl LiveHand {
             revealed: false,
             commit_due: None,
             last_time_ms: 0,
+            openings: BTreeMap::new(),
+            sealed: BTreeMap::new(),
         })
     }
 
@@ -448,8 +495,35 @@ impl LiveHand {
             seq: 0,
             mismatch: Mismatch::new("first_event", "hand_started", "no events"),
         })?;
-        let mut hand = LiveHand::from_started(&first.event.hand, &first.event.body, seed_source)?;
+        let def = match &first.event.body {
+            Body::HandStarted { game, .. } => registry(*game)?,
+            other => {
+                return Err(DealerError::Fold {
+                    seq: 0,
+                    mismatch: Mismatch::new("first_event", "hand_started", other.kind()),
+                })
+            }
+        };
+        LiveHand::restore_with_engine(records, seeds, Vec::new(), seed_source, def)
+    }
+
+    /// [`LiveHand::restore`] with the openings of the hand's private actions known so far,
+    /// on a given engine definition.
+    pub fn restore_with_engine(
+        records: &[Record],
+        seeds: Vec<Option<ServerSeed>>,
+        openings: Vec<OpenedInput>,
+        seed_source: SeedSource,
+        def: &'static dyn DynGame,
+    ) -> Result<LiveHand, DealerError> {
+        let first = records.first().ok_or(DealerError::Fold {
+            seq: 0,
+            mismatch: Mismatch::new("first_event", "hand_started", "no events"),
+        })?;
+        let mut hand =
+            LiveHand::from_started(&first.event.hand, &first.event.body, seed_source, def)?;
         hand.seeds = seeds;
+        hand.set_openings(openings);
         for r in records {
             hand.fold_record(&r.event, r.hash)
                 .map_err(|mismatch| DealerError::Fold {
@@ -465,7 +539,21 @@ impl LiveHand {
         first: &Event,
         seed_source: SeedSource,
     ) -> Result<LiveHand, DealerError> {
-        LiveHand::from_started(&first.hand, &first.body, seed_source)
+        let def = match &first.body {
+            Body::HandStarted { game, .. } => registry(*game)?,
+            other => {
+                return Err(DealerError::Fold {
+                    seq: 0,
+                    mismatch: Mismatch::new("first_event", "hand_started", other.kind()),
+                })
+            }
+        };
+        LiveHand::from_started(&first.hand, &first.body, seed_source, def)
+    }
+
+    /// Set the openings of private actions known for the hand (revealed at its end).
+    pub(crate) fn set_openings(&mut self, openings: Vec<OpenedInput>) {
+        self.openings = openings.into_iter().map(|o| (o.seq, o)).collect();
     }
 
     /// Set the server seeds known for the hand's shuffles.
@@ -669,6 +757,13 @@ impl LiveHand {
                 action,
                 effects,
             } => {
+                if self.engine.public_part(action).is_some() {
+                    return Err(Mismatch::new(
+                        "private_input",
+                        "a private action sealed as private_action",
+                        "its plaintext in the public log",
+                    ));
+                }
                 if let Some(ps) = &event.player_sig {
                     self.check_player_sig(event.seq, &event.prev, *actor, action, ps)?;
                 }
@@ -682,6 +777,58 @@ impl LiveHand {
                 };
                 compare_effects(&got, effects, seat)?;
                 self.last_action = Some(serde_json::json!({ "actor": actor, "action": action }));
+            }
+            Body::PrivateAction {
+                actor,
+                commitment,
+                public,
+            } => {
+                let opening = self.openings.get(&event.seq).cloned().ok_or_else(|| {
+                    Mismatch::new(
+                        "private_input",
+                        format!("the opening of the private action at seq {}", event.seq),
+                        "none revealed",
+                    )
+                })?;
+                let want = input_commitment(
+                    &self.hand_id,
+                    event.seq,
+                    *actor,
+                    &opening.salt,
+                    &opening.action,
+                )
+                .map_err(|e| {
+                    Mismatch::new("private_input", "an encodable action", e.to_string())
+                })?;
+                if want != *commitment {
+                    return Err(Mismatch::new(
+                        "private_input",
+                        format!("an opening of commitment {commitment}"),
+                        format!("an opening of {want}"),
+                    ));
+                }
+                match self.engine.public_part(&opening.action) {
+                    None => {
+                        return Err(Mismatch::new(
+                            "private_input",
+                            "an action the rules keep private",
+                            "a public action sealed",
+                        ))
+                    }
+                    Some(p) if p != *public => {
+                        return Err(Mismatch::new(
+                            "private_input",
+                            format!("the public part {p}"),
+                            public.to_string(),
+                        ))
+                    }
+                    Some(_) => {}
+                }
+                self.engine
+                    .apply(*actor, &opening.action)
+                    .map_err(|v| Mismatch::from_violation(*actor, &v))?;
+                self.sealed.insert(event.seq, (*actor, *commitment));
+                self.last_action = Some(serde_json::json!({ "actor": actor, "private": true }));
             }
             Body::HandEnded {
                 outcome,
@@ -719,7 +866,7 @@ impl LiveHand {
                 }
                 self.status = HandStatus::Abandoned;
             }
-            Body::SeedsRevealed { seeds } => {
+            Body::SeedsRevealed { seeds, inputs } => {
                 if self.status == HandStatus::InProgress {
                     return Err(Mismatch::new(
                         "reveal_at_end",
@@ -762,15 +909,49 @@ impl LiveHand {
                         }
                     }
                 }
+                self.check_openings(inputs)?;
                 self.seeds = seeds
                     .iter()
                     .map(|r| ServerSeed::from_hex(&r.server_seed).ok())
                     .collect();
+                self.set_openings(inputs.clone());
                 self.revealed = true;
             }
         }
         self.next_seq = self.next_seq.saturating_add(1);
         self.last_time_ms = event.time_ms;
+        Ok(())
+    }
+
+    /// The reveal opens exactly the private actions folded, in seq order, each opening its
+    /// commitment (and equal to the one the hand knew, if it knew one).
+    fn check_openings(&self, inputs: &[OpenedInput]) -> Result<(), Mismatch> {
+        let want: Vec<u64> = self.sealed.keys().copied().collect();
+        let got: Vec<u64> = inputs.iter().map(|i| i.seq).collect();
+        if want != got {
+            return Err(Mismatch::new(
+                "reveal_inputs",
+                format!("openings of the private actions at seqs {want:?}"),
+                format!("openings at seqs {got:?}"),
+            ));
+        }
+        for i in inputs {
+            let (actor, commitment) = self.sealed.get(&i.seq).copied().ok_or_else(|| {
+                Mismatch::new("reveal_inputs", "a private action", "an opening of none")
+            })?;
+            let c =
+                input_commitment(&self.hand_id, i.seq, actor, &i.salt, &i.action).map_err(|e| {
+                    Mismatch::new("reveal_inputs", "an encodable action", e.to_string())
+                })?;
+            let known = self.openings.get(&i.seq);
+            if c != commitment || known.is_some_and(|k| k != i) {
+                return Err(Mismatch::new(
+                    "reveal_inputs",
+                    format!("the opening of the private action at seq {}", i.seq),
+                    "another",
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -1008,7 +1189,17 @@ impl LiveHand {
                 server_seed: seed.to_hex(),
             });
         }
-        self.emit(vec![(Body::SeedsRevealed { seeds }, None)], key, now_ms)
+        let inputs: Vec<OpenedInput> = self
+            .openings
+            .values()
+            .filter(|o| self.sealed.contains_key(&o.seq))
+            .cloned()
+            .collect();
+        self.emit(
+            vec![(Body::SeedsRevealed { seeds, inputs }, None)],
+            key,
+            now_ms,
+        )
     }
 
     /// A seat adds a client seed to the next shuffle. May trigger the shuffle when every
@@ -1079,6 +1270,9 @@ impl LiveHand {
         now_ms: u64,
     ) -> Result<Vec<Record>, DealerError> {
         self.ensure_running()?;
+        if let Some(public) = self.engine.public_part(&action) {
+            return self.act_private(actor, action, public, player_sig, key, now_ms);
+        }
         if let Some(ps) = &player_sig {
             self.check_player_sig(self.next_seq, &self.head, actor, &action, ps)
                 .map_err(|m| DealerError::BadPlayerSignature(m.to_string()))?;
@@ -1099,6 +1293,57 @@ impl LiveHand {
         )?;
         out.extend(self.settle(key, now_ms)?);
         Ok(out)
+    }
+
+    /// A private action: checked like any other, then written as a salted commitment; the
+    /// plaintext is kept (the service seals it) and opened when the hand ends.
+    fn act_private(
+        &mut self,
+        actor: Actor,
+        action: Value,
+        public: Value,
+        player_sig: Option<PlayerSig>,
+        key: &SigningKeyPair,
+        now_ms: u64,
+    ) -> Result<Vec<Record>, DealerError> {
+        if player_sig.is_some() {
+            return Err(DealerError::BadPlayerSignature(
+                "a private action carries no player signature in this version".into(),
+            ));
+        }
+        let mut probe = self.engine.clone_box();
+        probe.apply(actor, &action).map_err(DealerError::Illegal)?;
+        let seq = self.next_seq;
+        let salt = self.seed_source.salt(seq)?;
+        let commitment = input_commitment(&self.hand_id, seq, actor, &salt, &action)?;
+        self.openings.insert(seq, OpenedInput { seq, salt, action });
+        let emitted = self.emit(
+            vec![(
+                Body::PrivateAction {
+                    actor,
+                    commitment,
+                    public,
+                },
+                None,
+            )],
+            key,
+            now_ms,
+        );
+        let mut out = match emitted {
+            Ok(r) => r,
+            Err(e) => {
+                self.openings.remove(&seq);
+                return Err(e);
+            }
+        };
+        out.extend(self.settle(key, now_ms)?);
+        Ok(out)
+    }
+
+    /// The openings of the private actions so far (secret while the hand runs: the service
+    /// seals them like server seeds).
+    pub fn openings(&self) -> Vec<OpenedInput> {
+        self.openings.values().cloned().collect()
     }
 
     /// Abandon the hand: records why, then reveals every seed all the same.

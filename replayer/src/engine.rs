@@ -470,6 +470,17 @@ pub trait Game: 'static {
         order: &[Card],
     ) -> Result<Vec<Self::Effect>, Violation>;
 
+    /// A seat's secret choice (Sheytoonak's arrangement of the hand offered to a neighbour,
+    /// the cards Shelem's hakem lays away): `Some(public part)` for such an action, `None`
+    /// (the default) for a public one. The dealer writes a private action into the public
+    /// log only as a salted commitment with this public part (say `{"type": "arrange"}`),
+    /// keeps the plaintext sealed, and opens it when the hand ends; verification checks the
+    /// opening and re-runs it. Its effects stay out of the log (re-derived from the opening),
+    /// and the state's zones keep each card's face to whoever may see it.
+    fn public_part(_action: &Self::Action) -> Option<Value> {
+        None
+    }
+
     /// Fold one effect into the state. Holds no rule; `order` is `Some` for the effect that
     /// installs a committed shuffle (the engine's own shuffle effect).
     fn evolve(state: &mut Self::State, effect: &Self::Effect, order: Option<&[Card]>);
@@ -597,6 +608,9 @@ pub trait DynHand: Send + Sync + fmt::Debug {
     fn apply(&mut self, actor: Actor, action: &Value) -> Result<Vec<Value>, Violation>;
     /// Check and apply a committed shuffle.
     fn apply_shuffle(&mut self, shuffle: u32, order: &[Card]) -> Result<Vec<Value>, Violation>;
+    /// The public part of a private action ([`Game::public_part`]); `None` for a public
+    /// action and for JSON that is not an action of the game.
+    fn public_part(&self, action: &Value) -> Option<Value>;
     /// The view of `viewer`, as JSON.
     fn view(&self, viewer: Viewer) -> Value;
     /// The outcome, once over.
@@ -837,6 +851,12 @@ where
             .iter()
             .map(to_json)
             .collect())
+    }
+
+    fn public_part(&self, action: &Value) -> Option<Value> {
+        G::Action::deserialize(action)
+            .ok()
+            .and_then(|a| G::public_part(&a))
     }
 
     fn apply_shuffle(&mut self, shuffle: u32, order: &[Card]) -> Result<Vec<Value>, Violation> {

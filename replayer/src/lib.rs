@@ -21,5 +21,7 @@ pub mod shuffle;
 pub mod sim;
 #[cfg(any(test, feature = "testkit"))]
 pub mod testkit;
+#[cfg(any(test, feature = "testkit"))]
+pub mod toy;
 pub mod verify;
 pub mod zones;

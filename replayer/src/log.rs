@@ -271,6 +271,42 @@ pub struct RevealedSeed {
     pub server_seed: String,
 }
 
+/// The opening of a private action: its event's seq, the salt and the action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpenedInput {
+    /// The `private_action` event it opens.
+    pub seq: u64,
+    /// The 32-byte salt.
+    pub salt: Hash,
+    /// The action, as the game's JSON.
+    pub action: Value,
+}
+
+/// Domain tag of a private input's commitment.
+pub const INPUT_COMMITMENT_TAG: &[u8] = b"persian-cards/private-input/v1";
+
+/// The commitment to a private action: `SHA-256("persian-cards/private-input/v1" || 0x00 ||
+/// salt || canonical({"action": ACTION, "actor": ACTOR, "hand": HAND, "seq": SEQ}))`. The
+/// random 32-byte salt makes it impossible to confirm a guess of the choice while the hand
+/// runs; hand, seq and actor bind it to its place.
+pub fn input_commitment(
+    hand: &str,
+    seq: u64,
+    actor: Actor,
+    salt: &Hash,
+    action: &Value,
+) -> Result<Hash, LogError> {
+    let body = serde_json::json!({ "action": action, "actor": actor, "hand": hand, "seq": seq });
+    let bytes = canonical_bytes(&body)?;
+    let mut h = Sha256::new();
+    h.update(INPUT_COMMITMENT_TAG);
+    h.update([0u8]);
+    h.update(salt.0);
+    h.update(&bytes);
+    Ok(Hash(h.finalize().into()))
+}
+
 /// The link from a hand to the previous hand of its match.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -356,6 +392,19 @@ pub enum Body {
         /// The engine's public effects.
         effects: Vec<Value>,
     },
+    /// A seat's secret choice (Sheytoonak's arrangement of a hand, Shelem's laid-away
+    /// cards), accepted by the engine: in the log only as a salted commitment to the action
+    /// (see [`input_commitment`]); the plaintext and salt are opened in `seeds_revealed`.
+    PrivateAction {
+        /// Who acted.
+        actor: Actor,
+        /// The commitment to the action.
+        commitment: Hash,
+        /// What may be said of it while the hand runs (the engine's public part, e.g.
+        /// `{"type": "arrange"}`). Its effects are not in the log: they follow from the
+        /// opening.
+        public: Value,
+    },
     /// The hand is over: its outcome and the match state that follows.
     HandEnded {
         /// The outcome (points, payments).
@@ -368,10 +417,14 @@ pub enum Body {
         /// Why.
         reason: String,
     },
-    /// The last event: every server seed of the hand.
+    /// The last event: every server seed of the hand, and the opening of every private
+    /// action.
     SeedsRevealed {
         /// One per committed shuffle, in order.
         seeds: Vec<RevealedSeed>,
+        /// One per `private_action`, in `seq` order (absent when there were none).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        inputs: Vec<OpenedInput>,
     },
 }
 
@@ -384,6 +437,7 @@ impl Body {
             Body::ClientSeed { .. } => "client_seed",
             Body::Shuffled { .. } => "shuffled",
             Body::Action { .. } => "action",
+            Body::PrivateAction { .. } => "private_action",
             Body::HandEnded { .. } => "hand_ended",
             Body::Abandoned { .. } => "abandoned",
             Body::SeedsRevealed { .. } => "seeds_revealed",

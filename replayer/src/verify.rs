@@ -502,7 +502,7 @@ fn check_reveal(events: &[&Event]) -> Result<Vec<Option<ServerSeed>>, Problem> {
             _ => {}
         }
     }
-    let Some(Body::SeedsRevealed { seeds }) = events.last().map(|e| &e.body) else {
+    let Some(Body::SeedsRevealed { seeds, .. }) = events.last().map(|e| &e.body) else {
         return Err(simple(
             at(n),
             "complete",
@@ -550,6 +550,16 @@ fn check_reveal(events: &[&Event]) -> Result<Vec<Option<ServerSeed>>, Problem> {
     Ok(out)
 }
 
+/// The openings of private actions the stream's last event reveals (none if it is not a
+/// reveal): folding a `private_action` needs its opening, as a shuffle needs its seed; the
+/// reveal itself checks them against the commitments.
+fn openings_of(events: &[&Event]) -> Vec<crate::log::OpenedInput> {
+    match events.last().map(|e| &e.body) {
+        Some(Body::SeedsRevealed { inputs, .. }) => inputs.clone(),
+        _ => Vec::new(),
+    }
+}
+
 /// Verify records `0..upto`: integrity, then (for a whole bundle) the reveal, then the fold
 /// through the engine.
 fn run(parsed: &Parsed, opts: &Options, upto: usize, whole: bool) -> Run {
@@ -590,7 +600,7 @@ fn run(parsed: &Parsed, opts: &Options, upto: usize, whole: bool) -> Run {
     for (i, (event, raw)) in events.iter().zip(&parsed.raw.records).enumerate() {
         let h = match out.hand.as_mut() {
             Some(h) => h,
-            None => match LiveHand::begin(event, seeds.clone()) {
+            None => match LiveHand::begin(event, seeds.clone(), openings_of(&events)) {
                 Ok(h) => out.hand.insert(h),
                 Err(e) => {
                     let p = match e {
@@ -756,9 +766,11 @@ impl LiveHand {
     pub(crate) fn begin(
         first: &Event,
         seeds: Vec<Option<ServerSeed>>,
+        openings: Vec<crate::log::OpenedInput>,
     ) -> Result<LiveHand, crate::dealer::DealerError> {
         let mut h = LiveHand::from_first_event(first, SeedSource::Os)?;
         h.set_seeds(seeds);
+        h.set_openings(openings);
         Ok(h)
     }
 }

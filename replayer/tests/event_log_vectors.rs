@@ -199,6 +199,7 @@ fn steps() -> Vec<Step> {
                         server_seed: ServerSeed::from_bytes(*s).to_hex(),
                     })
                     .collect(),
+                inputs: Vec::new(),
             },
             player_signs: false,
         },

@@ -421,7 +421,7 @@ fn seal_seeds(
 /// The seeds revealed by a finished hand's last record.
 fn revealed_seeds(records: &[Record]) -> Vec<Option<ServerSeed>> {
     match records.last().map(|r| &r.event.body) {
-        Some(Body::SeedsRevealed { seeds }) => seeds
+        Some(Body::SeedsRevealed { seeds, .. }) => seeds
             .iter()
             .map(|s| ServerSeed::from_hex(&s.server_seed).ok())
             .collect(),

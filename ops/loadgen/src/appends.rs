@@ -756,6 +756,8 @@ async fn play_table(
             match_state: table.match_state.clone(),
             seats: table.seats.clone(),
             client_entropy: entropy,
+            // The load generator measures the store, not matches: its hands are not chained.
+            prev_hand: None,
         };
         let (mut hand, mut records) = LiveHand::start(
             params,

@@ -53,7 +53,8 @@ fn permutation(cards: &[Card], rng: &mut ChaCha8Rng) -> Vec<Card> {
 
 fn arb_rules() -> impl Strategy<Value = Rules> {
     (
-        prop_oneof![1u64..=5000, Just(1000u64), (1u64 << 40)..(1u64 << 50)],
+        // Huge stakes up to the match limit (MAX_TOTAL over 10 seats of 10 stakes each).
+        prop_oneof![1u64..=5000, Just(1000u64), (1u64 << 36)..(1u64 << 43)],
         0u64..=100,
         prop::option::of(0u64..=300),
         2u64..=5,
@@ -116,6 +117,7 @@ fn random_match(rules: &Rules, seats: u8, rng: &mut ChaCha8Rng) -> Match {
                     below(rng, rules.min_bet.saturating_mul(2))
                 } else {
                     below(rng, rules.bank_stake.saturating_mul(16))
+                        .min(crate::games::bist_o_yek::MAX_TOTAL / u64::from(seats))
                 }
             })
             .collect()
@@ -561,7 +563,7 @@ fn random_hands_reach_the_end_of_the_turn() {
     let mut turn_ended = 0;
     let mut steps = 0;
     let mut seen = std::collections::BTreeMap::<String, usize>::new();
-    let hands = 200;
+    let hands = 800;
     for _ in 0..hands {
         let rules = arb_rules().new_tree(&mut runner).unwrap().current();
         let seats = u8::try_from(2 + below(&mut rng, 9)).unwrap();
