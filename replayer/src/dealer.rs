@@ -306,7 +306,8 @@ impl LiveHand {
         key: &SigningKeyPair,
         now_ms: u64,
     ) -> Result<(LiveHand, Vec<Record>), DealerError> {
-        let rules = engine_def.normalize_rules(&params.rules)?;
+        let n_seats = u8::try_from(params.seats.len()).unwrap_or(u8::MAX);
+        let rules = engine_def.normalize_rules_for(&params.rules, n_seats)?;
         let seed0 = seed_source.seed(0)?;
         let commitment = seed0.commitment();
         let engine = engine_def.new_hand(&rules, &params.match_state)?;
@@ -415,7 +416,8 @@ impl LiveHand {
                 game.to_string(),
             )));
         }
-        let normalized = engine_def.normalize_rules(rules)?;
+        let normalized =
+            engine_def.normalize_rules_for(rules, u8::try_from(seats.len()).unwrap_or(u8::MAX))?;
         if &normalized != rules {
             return Err(fold_err(Mismatch::new(
                 "house_rules",

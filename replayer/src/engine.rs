@@ -383,6 +383,14 @@ pub trait HouseRules: Serialize + DeserializeOwned + Default + Clone + fmt::Debu
     /// Check the values against the spec's ranges.
     fn validate(&self) -> Result<(), SetupError>;
 
+    /// The rules in force for `seats` players: checked against the seat count (an option for
+    /// 4 players only is refused for 3), and every default that depends on it made explicit
+    /// (Hokm's cut and bam), so that the hand's first event says exactly what was played.
+    fn for_seats(&self, _seats: u8) -> Result<Self, SetupError> {
+        self.validate()?;
+        Ok(self.clone())
+    }
+
     /// A spread of valid house rules for the property suite (every option away from its
     /// default at least once); the defaults alone unless the game lists more.
     fn samples() -> Vec<Self> {
@@ -572,6 +580,9 @@ pub trait DynGame: Send + Sync {
     fn default_rules(&self) -> Value;
     /// Read, complete with defaults, and validate house rules; returns them normalized.
     fn normalize_rules(&self, rules: &Value) -> Result<Value, SetupError>;
+    /// The same for a table of `seats` players ([`HouseRules::for_seats`]): what a hand's
+    /// first event records.
+    fn normalize_rules_for(&self, rules: &Value, seats: u8) -> Result<Value, SetupError>;
     /// A default match set-up for `seats` players (the simulator's and a new table's
     /// default), as JSON.
     fn default_setup(&self, seats: u8) -> Result<Value, SetupError>;
@@ -717,6 +728,10 @@ where
 
     fn normalize_rules(&self, rules: &Value) -> Result<Value, SetupError> {
         Ok(to_json(&rules_of::<G>(rules)?))
+    }
+
+    fn normalize_rules_for(&self, rules: &Value, seats: u8) -> Result<Value, SetupError> {
+        Ok(to_json(&rules_of::<G>(rules)?.for_seats(seats)?))
     }
 
     fn default_setup(&self, seats: u8) -> Result<Value, SetupError> {

@@ -123,7 +123,7 @@ pub fn new_match_state(
             "house rules must be a JSON object".into(),
         ));
     }
-    let rules = def.normalize_rules(rules)?;
+    let rules = def.normalize_rules_for(rules, players)?;
     let setup = match setup {
         Some(v) if !v.is_object() => {
             return Err(SetupError::Match(

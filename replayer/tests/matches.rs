@@ -245,3 +245,26 @@ fn simulate_takes_house_rules_and_set_up_validated() {
     };
     assert_eq!(match_state["balances"], json!([100, 200, 300]));
 }
+
+/// House rules are validated and defaulted knowing the seat count, and the hand's first
+/// event writes them out in full: Hokm's `standard` cut and bam become what they mean for
+/// the table, and an option for 4 players only is refused for 3.
+#[test]
+fn house_rules_are_written_out_for_the_seat_count() {
+    for (n, cut, bam) in [
+        (4u8, "partner_cuts", "on"),
+        (3, "none", "off"),
+        (2, "none", "off"),
+    ] {
+        let spec = SimSpec::new(GameId::Hokm, n, [n; 32]);
+        let b = replayer::sim::simulate_with(&spec, &key(), NOW_MS).unwrap();
+        let Body::HandStarted { rules, .. } = &b.records[0].event.body else {
+            panic!()
+        };
+        assert_eq!(rules["cut"], cut, "{n} players");
+        assert_eq!(rules["bam"], bam, "{n} players");
+    }
+    let e = replayer::sim::new_match_state(GameId::Hokm, 3, &json!({"dealer_peek": true}), None)
+        .unwrap_err();
+    assert!(e.to_string().contains("4 players"), "{e}");
+}

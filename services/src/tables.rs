@@ -228,9 +228,6 @@ pub async fn create(
         .parse()
         .map_err(|e: replayer::engine::UnknownGame| invalid(e.to_string()))?;
     let engine = registry(game).map_err(setup_error)?;
-    let rules = engine
-        .normalize_rules(&req.rules.unwrap_or_else(|| json!({})))
-        .map_err(setup_error)?;
     let (min, max) = engine.seats();
     let n = req.seats.len();
     if n < usize::from(min) || n > usize::from(max) {
@@ -242,6 +239,10 @@ pub async fn create(
         }));
     }
     let n8 = u8::try_from(n).map_err(ApiError::internal)?;
+    // Validated and defaulted knowing the seat count, as the hand's first event records them.
+    let rules = engine
+        .normalize_rules_for(&req.rules.unwrap_or_else(|| json!({})), n8)
+        .map_err(setup_error)?;
     let setup = match req.setup {
         None | Some(Value::Null) => engine.default_setup(n8).map_err(setup_error)?,
         Some(Value::Object(mut m)) => {

@@ -271,6 +271,25 @@ impl Default for Rules {
 }
 
 impl HouseRules for Rules {
+    /// Checked against the seat count, with `cut` and `bam` made explicit (their `standard`
+    /// defaults depend on it: a cut and bam with 4 players, neither with 2 or 3).
+    fn for_seats(&self, seats: u8) -> Result<Self, SetupError> {
+        self.validate()?;
+        self.validate_for(seats)?;
+        let mut r = self.clone();
+        if r.cut == Cut::Standard {
+            r.cut = if seats == 4 {
+                Cut::PartnerCuts
+            } else {
+                Cut::None
+            };
+        }
+        if r.bam == Bam::Standard {
+            r.bam = if seats == 4 { Bam::On } else { Bam::Off };
+        }
+        Ok(r)
+    }
+
     /// The defaults, and every option away from its default at least once, for each player
     /// count (some options are for 4 players only, `deuce_2p` for 2: a sample invalid for a
     /// count is skipped for it).
