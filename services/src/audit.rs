@@ -261,14 +261,14 @@ async fn audit_table(
     };
     let hands = crate::hands::table_hands(svc, table)
         .await
-        .map_err(|e| fatal(&e).unwrap_or_else(|| AuditError::Store(e.detail)))?;
+        .map_err(|e| AuditError::Store(e.detail))?;
     report.tables += 1;
     report.hands += hands.len();
 
     // Hands whose own log fails: the match check does not name them again.
     let mut invalid: HashSet<String> = HashSet::new();
     // The match state the last finished hand leaves, per the log.
-    let mut last_finished: Option<(&HandRow, Option<Value>)> = None;
+    let mut last_finished: Option<(&HandRow, i64, Option<Value>)> = None;
     // The state a hand in progress started from, per the log.
     let mut running_from: Option<(&HandRow, Value)> = None;
 
@@ -290,6 +290,29 @@ async fn audit_table(
         };
         let status = log_status(&records);
         let broken = chain_break(svc, &row.hand_id, &records);
+        // The hand's number in the match as its log says (the stored one is a projection).
+        let mut log_no = row.hand_no;
+        if let Some(Body::HandStarted {
+            table,
+            hand_no,
+            game,
+            ..
+        }) = records.first().map(|r| &r.event.body)
+        {
+            log_no = i64::try_from(*hand_no).unwrap_or(-1);
+            let stored = (row.table_id.as_str(), row.hand_no, row.game.as_str());
+            let logged = (table.as_str(), log_no, game.as_str());
+            if stored != logged {
+                add(
+                    Some(row),
+                    Kind::Mismatch,
+                    format!(
+                        "stored table, hand_no, game ({}, {}, {}) differ from the log's hand_started ({}, {}, {})",
+                        stored.0, stored.1, stored.2, logged.0, logged.1, logged.2
+                    ),
+                );
+            }
+        }
         if row.status == HandStatus::InProgress {
             if status != HandStatus::InProgress {
                 add(
@@ -344,11 +367,8 @@ async fn audit_table(
                 "stored abandon_reason differs from the log's abandoned event".into(),
             );
         }
-        if last_finished
-            .as_ref()
-            .is_none_or(|(h, _)| h.hand_no < row.hand_no)
-        {
-            last_finished = Some((row, leaves(&records, status).cloned()));
+        if last_finished.as_ref().is_none_or(|(_, n, _)| *n < log_no) {
+            last_finished = Some((row, log_no, leaves(&records, status).cloned()));
         }
         if let Some(b) = broken {
             invalid.insert(row.hand_id.clone());
@@ -436,20 +456,20 @@ async fn audit_table(
         detail,
     };
     match (&last_finished, &running_from) {
-        (Some((h, Some(state))), _) => {
+        (Some((h, n, Some(state))), _) => {
             if *state != table.match_state {
                 found.push(mismatch(format!(
                     "stored match_state differs from the log's after hand {} ({}): expected {}, found {}",
-                    h.hand_no,
+                    n,
                     h.hand_id,
                     compact(state),
                     compact(&table.match_state)
                 )));
             }
         }
-        (Some((h, None)), _) => found.push(mismatch(format!(
+        (Some((h, n, None)), _) => found.push(mismatch(format!(
             "match_state: hand {} ({}) leaves no match state in its log",
-            h.hand_no, h.hand_id
+            n, h.hand_id
         ))),
         (None, running) => {
             if let Err(e) = valid_state(table) {

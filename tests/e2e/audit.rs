@@ -227,6 +227,56 @@ async fn edited_outcome(env: Env) {
     assert!(refused.is_err(), "events are append-only");
 }
 
+async fn swapped_hand_numbers(env: Env) {
+    let c = club_with_hands(&env, false).await;
+    let (h1, h2) = (&c.hands[0], &c.hands[1]);
+    let db = env.pg().await;
+    // (club, table, hand_no) is unique: swap through a free number.
+    for (no, hand) in [(100i64, h1), (1, h2), (2, h1)] {
+        let n = db
+            .execute(
+                "UPDATE hands SET hand_no = $1 WHERE hand_id = $2",
+                &[&no, hand],
+            )
+            .await
+            .expect("the hands table takes an UPDATE of hand_no");
+        assert_eq!(n, 1);
+    }
+
+    let (code, out, err) = audit(&env, &c.club, &[]);
+    assert_eq!(code, 1, "swapped hands are a problem: {out}; stderr: {err}");
+    let broken = out
+        .lines()
+        .find(|l| l.starts_with("BROKEN") && l.contains("match: hand 0"))
+        .unwrap_or_else(|| panic!("no break of the match: {out}"));
+    assert!(
+        broken.contains(&c.table) && broken.contains(h2.as_str()),
+        "the break names the table and the hand now first: {broken}"
+    );
+    for h in [h1, h2] {
+        assert!(
+            out.lines().any(|l| l.starts_with("MISMATCH")
+                && l.contains(h.as_str())
+                && l.contains("hand_no")),
+            "hand {h}'s stored hand_no is named: {out}"
+        );
+    }
+    assert!(
+        out.trim_end()
+            .ends_with("audited 1 tables, 3 hands: 3 problems"),
+        "{out}"
+    );
+    let (code, v) = audit_json(&env, &c.club);
+    assert_eq!(code, 1);
+    let kinds: Vec<&str> = v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["mismatch", "mismatch", "broken"], "{v}");
+}
+
 async fn unknown_club(env: Env) {
     let app = TestApp::spawn(&env).await;
     let (club, _) = app.create_club("Qom");
@@ -267,6 +317,11 @@ async fn pg_edited_match_state_is_named() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pg_edited_outcome_is_named() {
     run(Store::Pg, edited_outcome).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_swapped_hand_numbers_break_the_match() {
+    run(Store::Pg, swapped_hand_numbers).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
