@@ -333,3 +333,20 @@ async fn pg_unknown_club_exits_2() {
 async fn embedded_unknown_club_exits_2() {
     run(Store::Embedded, unknown_club).await;
 }
+
+#[test]
+fn unreachable_store_exits_2() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let out = Command::new(BIN)
+        .args(["audit", "--club", "c_any", "--data-dir"])
+        .arg(data.path())
+        .args(["--database-url", "postgres://postgres@127.0.0.1:1/none"])
+        .env("RUST_LOG", "off")
+        .output()
+        .expect("run audit-service audit");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot audit"), "a clear message: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.stdout.is_empty());
+}
