@@ -129,6 +129,25 @@ async fn clean(env: Env, abandon_second: bool) {
         .get(&format!("/v1/tables/{}", c.table), Some(&c.admin))
         .await;
     ok(&t, StatusCode::OK, "table after the audit");
+    // The match file the audit verified is the one the service serves: the finished
+    // hands, in order, the hand in progress left out.
+    let m = c
+        .app
+        .get(&format!("/v1/tables/{}/bundle", c.table), Some(&c.admin))
+        .await;
+    ok(&m, StatusCode::OK, "match file");
+    let ids: Vec<&str> = m.body["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["hand"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [c.hands[0].as_str(), c.hands[1].as_str()],
+        "{}",
+        m.text
+    );
 }
 
 async fn edited_match_state(env: Env) {
