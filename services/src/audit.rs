@@ -405,19 +405,26 @@ async fn audit_table(
     // The match: every finished hand, chained.
     if last_finished.is_some() {
         let verdict = match crate::hands::match_file_of(svc, table).await {
-            Ok(file) => serde_json::to_value(&file)
-                .map_err(|e| e.to_string())
-                .and_then(|v| verify_match_value(v, opts).map_err(|e| e.to_string())),
+            Ok(file) => Some(
+                serde_json::to_value(&file)
+                    .map_err(|e| e.to_string())
+                    .and_then(|v| verify_match_value(v, opts).map_err(|e| e.to_string())),
+            ),
             Err(e) => {
                 if let Some(f) = fatal(&e) {
                     return Err(f);
                 }
-                Err(e.detail)
+                // Only a hand whose bundle cannot be built stops the match file: when a
+                // hand was named invalid above, the match adds nothing.
+                invalid
+                    .is_empty()
+                    .then(|| Err(format!("the match file could not be built: {}", e.detail)))
             }
         };
         match verdict {
-            Ok(v) if v.valid => {}
-            Ok(v) => match v.problem {
+            None => {}
+            Some(Ok(v)) if v.valid => {}
+            Some(Ok(v)) => match v.problem {
                 Some(p) if p.rule == "hand" && invalid.contains(&p.hand) => {}
                 Some(p) => {
                     let row = hands.iter().find(|h| h.hand_id == p.hand);
@@ -437,7 +444,7 @@ async fn audit_table(
                     detail: "match: does not verify".into(),
                 }),
             },
-            Err(e) => found.push(Finding {
+            Some(Err(e)) => found.push(Finding {
                 table: table.table_id.clone(),
                 hand: None,
                 hand_no: None,

@@ -296,6 +296,41 @@ async fn swapped_hand_numbers(env: Env) {
     assert_eq!(kinds, ["mismatch", "mismatch", "broken"], "{v}");
 }
 
+async fn lost_signing_key(env: Env) {
+    let c = club_with_hands(&env, false).await;
+    // The key that signed every hand is rotated out, then its file lost: the audit, which
+    // trusts only the key ring's keys, can no longer vouch for any event.
+    let keys = env.data.path().join("keys");
+    let old = std::fs::read_to_string(keys.join("current")).expect("keys/current");
+    c.app.cli(&["keys", "rotate"]);
+    std::fs::remove_file(keys.join(format!("{}.key", old.trim()))).expect("remove the old key");
+
+    let (code, out, err) = audit(&env, &c.club, &[]);
+    assert_eq!(
+        code, 1,
+        "unknown signers are a problem: {out}; stderr: {err}"
+    );
+    for (n, h) in c.hands.iter().enumerate() {
+        let line = out
+            .lines()
+            .find(|l| l.contains(h.as_str()))
+            .unwrap_or_else(|| panic!("hand {h} is not named: {out}"));
+        assert!(
+            line.starts_with("INVALID")
+                && line.contains(&format!("(hand {})", n + 1))
+                && line.contains("event 0: signer ed25519:")
+                && line.contains("is not one of the service's keys"),
+            "{line}"
+        );
+    }
+    assert!(
+        out.trim_end()
+            .ends_with("audited 1 tables, 3 hands: 3 problems"),
+        "the match's break at an invalid hand is not named twice: {out}"
+    );
+    no_secrets(&c, &out);
+}
+
 async fn unknown_club(env: Env) {
     let app = TestApp::spawn(&env).await;
     let (club, _) = app.create_club("Qom");
@@ -341,6 +376,11 @@ async fn pg_edited_outcome_is_named() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pg_swapped_hand_numbers_break_the_match() {
     run(Store::Pg, swapped_hand_numbers).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_lost_signing_key_is_named() {
+    run(Store::Embedded, lost_signing_key).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
