@@ -469,8 +469,8 @@ async fn hand_row(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<Ha
     Ok(row)
 }
 
-/// Events `from..from+limit` of a hand, as records.
-async fn records(
+/// Events `0..=upto` of a hand (all of them without `upto`), as records.
+pub(crate) async fn records(
     svc: &Service,
     club: &str,
     hand: &str,
@@ -1232,6 +1232,14 @@ pub async fn match_file(
     table_id: &str,
 ) -> ApiResult<replayer::matches::MatchFile> {
     let table = crate::tables::table_row(svc, caller, table_id).await?;
+    match_file_of(svc, &table).await
+}
+
+/// Every hand of a table (its club's), in progress or not, in `hand_no` order.
+pub(crate) async fn table_hands(
+    svc: &Service,
+    table: &crate::store::TableRow,
+) -> ApiResult<Vec<HandRow>> {
     let mut rows: Vec<HandRow> = Vec::new();
     let mut filter = HandFilter {
         table_id: Some(table.table_id.clone()),
@@ -1242,17 +1250,24 @@ pub async fn match_file(
         let page = svc.store.list_hands(&table.club_id, &filter).await?;
         let full = page.len() == 500;
         filter.cursor = page.last().map(|h| (h.started_ms, h.hand_id.clone()));
-        rows.extend(
-            page.into_iter()
-                .filter(|h| h.status != HandStatus::InProgress),
-        );
+        rows.extend(page);
         if !full {
             break;
         }
     }
     rows.sort_by_key(|h| h.hand_no);
+    Ok(rows)
+}
+
+/// The match file of a table already read (and authorized): every finished hand of its
+/// match, in order. Shared by [`match_file`] and the `audit` command.
+pub(crate) async fn match_file_of(
+    svc: &Service,
+    table: &crate::store::TableRow,
+) -> ApiResult<replayer::matches::MatchFile> {
+    let rows = table_hands(svc, table).await?;
     let mut hands = Vec::with_capacity(rows.len());
-    for row in &rows {
+    for row in rows.iter().filter(|h| h.status != HandStatus::InProgress) {
         hands.push(bundle_of(svc, row).await?);
     }
     let game: GameId = table.game.parse().map_err(ApiError::internal)?;
@@ -1264,7 +1279,9 @@ pub async fn match_file(
     ))
 }
 
-async fn bundle_of(svc: &Service, row: &HandRow) -> ApiResult<Bundle> {
+/// A finished hand's bundle, read from the store: its records and the service keys that
+/// signed them.
+pub(crate) async fn bundle_of(svc: &Service, row: &HandRow) -> ApiResult<Bundle> {
     let records = records(svc, &row.club_id, &row.hand_id, None).await?;
     let mut keys: Vec<PublicKey> = Vec::new();
     for r in &records {

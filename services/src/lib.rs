@@ -9,11 +9,13 @@
 //! * [`idempotency`]: `Idempotency-Key` handling;
 //! * [`store`]: the event store;
 //! * [`api`]: routes, extractors, errors, OpenAPI;
-//! * [`server`]: start-up and graceful shutdown.
+//! * [`server`]: start-up and graceful shutdown;
+//! * [`audit`]: the `audit` command, re-verifying a club from the store.
 //!
 //! The HTTP API is described in `docs/API.md`.
 
 pub mod api;
+pub mod audit;
 pub mod auth;
 pub mod clubs;
 pub mod config;

@@ -39,6 +39,20 @@ enum Command {
         #[command(subcommand)]
         command: KeysCommand,
     },
+    /// Re-verify a club from the store: every hand and match against the signed log, and
+    /// every stored projection against it. Exit 0: all is well; 1: problems (one line
+    /// each); 2: the audit could not run.
+    Audit {
+        /// The club's id.
+        #[arg(long)]
+        club: String,
+        /// Print one JSON document: {"club", "tables", "hands", "problems": [{"table",
+        /// "hand", "kind", "detail"}]}.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
 }
 
 #[derive(Subcommand)]
@@ -134,7 +148,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = actix_web::rt::System::new().block_on(run(cli));
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
@@ -142,7 +156,38 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run(cli: Cli) -> anyhow::Result<()> {
+/// `audit`: 0 when every check passes, 1 on any problem, 2 when it cannot run.
+async fn audit(club: &str, json: bool, store: &StoreArgs) -> anyhow::Result<ExitCode> {
+    let svc = match services::Service::open(store).await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot audit: opening the store and keys: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let report = match services::audit::audit_club(&svc, club).await {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot audit: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        for p in &report.problems {
+            println!("{p}");
+        }
+        println!("{}", report.summary());
+    }
+    Ok(if report.problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Command::Serve(a) => init_tracing(true, a.log_json),
         _ => init_tracing(false, false),
@@ -203,6 +248,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 print_keys(&keys, json)?;
             }
         },
+        Command::Audit { club, json, store } => return audit(&club, json, &store).await,
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }

@@ -5,6 +5,7 @@
 //! server process on `127.0.0.1:0`, so the tests run in parallel. PostgreSQL tests fail,
 //! never skip, when the database is unreachable.
 
+mod audit;
 mod club_order;
 mod concurrency;
 mod errors;
