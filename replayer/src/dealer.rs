@@ -192,6 +192,9 @@ pub enum DealerError {
     /// The seat already gave a client seed for this shuffle.
     #[error("{0} already added a client seed for this shuffle")]
     AlreadyContributed(SeatIndex),
+    /// The pending shuffle does not ask this seat for a client seed (it is out of play).
+    #[error("{0} is not asked for a client seed for this shuffle")]
+    NotAsked(SeatIndex),
     /// No such seat.
     #[error("no {0} at this table")]
     NoSuchSeat(SeatIndex),
@@ -695,6 +698,17 @@ impl LiveHand {
                         seat.to_string(),
                     ));
                 }
+                if let Some(req) = self.engine.to_act().shuffle {
+                    if !self.asked(&req).contains(seat) {
+                        let mut m = Mismatch::new(
+                            "client_seed_asked",
+                            "a client seed from a seat the shuffle asks",
+                            "one from another seat",
+                        );
+                        m.seat = Some(*seat);
+                        return Err(m);
+                    }
+                }
                 let list = self
                     .client_seeds
                     .get_mut(usize_of(*shuffle))
@@ -718,6 +732,7 @@ impl LiveHand {
                 cards,
                 effects,
                 source,
+                missing,
             } => {
                 let request = self.engine.to_act().shuffle.ok_or_else(|| {
                     Mismatch::new("shuffle_when_asked", "no shuffle here", "a shuffle")
@@ -744,6 +759,16 @@ impl LiveHand {
                         source_text(&request.source),
                         source.as_ref().map_or_else(String::new, source_text),
                     ));
+                }
+                if let Some(m) = missing {
+                    let want = self.missing(&request);
+                    if *m != want {
+                        return Err(Mismatch::new(
+                            "shuffle_missing",
+                            format!("seats without a client seed: {want:?}"),
+                            format!("{m:?}"),
+                        ));
+                    }
                 }
                 let order = self.order_for(*shuffle, &request.cards)?;
                 let got = self
@@ -925,6 +950,27 @@ impl LiveHand {
         Ok(())
     }
 
+    /// The seats a pending shuffle asks for client seeds (none on a table without them).
+    fn asked(&self, req: &crate::engine::ShuffleRequest) -> Vec<SeatIndex> {
+        if !self.client_entropy {
+            return Vec::new();
+        }
+        let all = self.seats.iter().map(|s| s.seat);
+        match &req.ask {
+            None => all.collect(),
+            Some(list) => all.filter(|s| list.contains(s)).collect(),
+        }
+    }
+
+    /// The seats asked for the next shuffle that have given no client seed yet.
+    fn missing(&self, req: &crate::engine::ShuffleRequest) -> Vec<SeatIndex> {
+        let given = self.client_seeds.get(usize_of(self.used));
+        self.asked(req)
+            .into_iter()
+            .filter(|s| !given.is_some_and(|l| l.iter().any(|(g, _)| g == s)))
+            .collect()
+    }
+
     /// The reveal opens exactly the private actions folded, in seq order, each opening its
     /// commitment (and equal to the one the hand knew, if it knew one).
     fn check_openings(&self, inputs: &[OpenedInput]) -> Result<(), Mismatch> {
@@ -1070,11 +1116,7 @@ impl LiveHand {
             }
             let to_act = self.engine.to_act();
             if let Some(req) = &to_act.shuffle {
-                let contributed = self
-                    .client_seeds
-                    .get(usize_of(self.used))
-                    .map_or(0, Vec::len);
-                if self.client_entropy && contributed < self.seats.len() {
+                if !self.missing(req).is_empty() {
                     break;
                 }
                 out.extend(self.shuffle_records(
@@ -1116,6 +1158,7 @@ impl LiveHand {
         let effects = probe
             .apply_shuffle(k, &order)
             .map_err(DealerError::Illegal)?;
+        let missing = self.client_entropy.then(|| self.missing(&request));
         let next = k.saturating_add(1);
         let seed = self.seed_source.seed(next)?;
         let commitment = seed.commitment();
@@ -1127,6 +1170,7 @@ impl LiveHand {
                     cards: u32::try_from(cards).unwrap_or(u32::MAX),
                     effects,
                     source: Some(request.source),
+                    missing,
                 },
                 None,
             )],
@@ -1226,6 +1270,11 @@ impl LiveHand {
             .is_some_and(|l| l.iter().any(|(s, _)| *s == seat))
         {
             return Err(DealerError::AlreadyContributed(seat));
+        }
+        if let Some(req) = self.engine.to_act().shuffle {
+            if !self.asked(&req).contains(&seat) {
+                return Err(DealerError::NotAsked(seat));
+            }
         }
         let mut out = self.emit(
             vec![(
@@ -1411,6 +1460,20 @@ impl LiveHand {
     /// Where the hand stands.
     pub fn status(&self) -> HandStatus {
         self.status
+    }
+
+    /// The seats the pending shuffle asks for a client seed (empty when none is pending or
+    /// the table takes none).
+    pub fn asked_seats(&self) -> Vec<SeatIndex> {
+        match self.to_act().shuffle {
+            Some(req) => self.asked(&req),
+            None => Vec::new(),
+        }
+    }
+
+    /// When the last event was appended (Unix ms): a pending shuffle has waited since.
+    pub fn last_time_ms(&self) -> u64 {
+        self.last_time_ms
     }
 
     /// The sequence number the next event will have.

@@ -252,6 +252,12 @@ pub struct ShuffleRequest {
     /// Where the cards come from, by public names only: a fresh deck, or exactly these
     /// cards gathered from the table (a restock, a relabel).
     pub source: ShuffleSource,
+    /// The seats asked for a client seed (on tables that take them): `None` for every seat;
+    /// a game names only the seats still in play. The shuffle is used as soon as every
+    /// seat asked has given one, or when the table's deadline has passed (the `shuffled`
+    /// event then names the seats that gave none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ask: Option<Vec<SeatIndex>>,
 }
 
 impl ShuffleRequest {
@@ -261,7 +267,14 @@ impl ShuffleRequest {
             reason: reason.into(),
             cards: deck.cards(),
             source: ShuffleSource::Deck(deck),
+            ask: None,
         }
+    }
+
+    /// Ask only these seats for client seeds.
+    pub fn asking(mut self, seats: Vec<SeatIndex>) -> ShuffleRequest {
+        self.ask = Some(seats);
+        self
     }
 
     /// Exactly the cards named `refs`, whose faces are `faces` (in any order; they are put in
@@ -276,6 +289,7 @@ impl ShuffleRequest {
             reason: reason.into(),
             cards: faces,
             source: ShuffleSource::Gather(refs),
+            ask: None,
         }
     }
 }

@@ -382,6 +382,10 @@ pub enum Body {
         /// [CardRef, …]}`. Absent in hands written before sources were recorded.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         source: Option<crate::engine::ShuffleSource>,
+        /// On a table that takes client seeds: the seats asked for one that gave none (the
+        /// shuffle went ahead without them). Absent in hands written before it was recorded.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        missing: Option<Vec<SeatIndex>>,
     },
     /// An action by a seat or the service, accepted by the engine.
     Action {

@@ -269,7 +269,6 @@ fn play_hand(
     now_ms: u64,
     observe: Observer<'_>,
 ) -> Result<(LiveHand, Vec<crate::log::Record>), SimError> {
-    let players = u8::try_from(params.seats.len()).unwrap_or(u8::MAX);
     let (mut hand, mut records) = LiveHand::start(params, SeedSource::Derived(seed), key, now_ms)?;
     records.extend(hand.settle_after_start(key, now_ms)?);
     let mut steps = 0usize;
@@ -285,8 +284,7 @@ fn play_hand(
         let to_act = hand.to_act();
         if to_act.shuffle.is_some() {
             let k = hand.next_shuffle();
-            for seat in 0..players {
-                let seat = SeatIndex(seat);
+            for seat in hand.asked_seats() {
                 let given = hand
                     .client_seeds()
                     .get(usize::try_from(k).unwrap_or(usize::MAX))

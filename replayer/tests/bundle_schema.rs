@@ -122,6 +122,7 @@ fn hand_built_completed() -> Value {
                         json!({"type": "deal", "seat": 0, "card": {"shuffle": 0, "pos": 0}}),
                     ],
                     source: Some(replayer::engine::ShuffleSource::Deck(DeckKind::BistOYek36)),
+                    missing: Some(vec![SeatIndex(1)]),
                 },
                 None,
             ),

@@ -142,6 +142,7 @@ fn steps() -> Vec<Step> {
                 ],
                 // Vectors from before shuffle sources were recorded: none.
                 source: None,
+                missing: None,
             },
             player_signs: false,
         },

@@ -292,3 +292,62 @@ fn a_hand_with_private_actions_fits_the_bundle_schema() {
         .map(|e| format!("{e} at {}", e.instance_path()));
     assert_eq!(first, None);
 }
+
+/// The client-seed policy is per shuffle: a Bluff relabel asks only the seats still in play;
+/// a seat out of play is refused; a shuffle forced without some seeds names them in the log,
+/// and a log that names other seats does not verify.
+#[test]
+fn a_shuffle_asks_the_seats_in_play_and_names_those_that_gave_none() {
+    use replayer::shuffle::ClientSeed;
+    let spec = replayer::sim::SimSpec::new(GameId::Bluff, 4, [12; 32]);
+    let (rules, match_state) =
+        replayer::sim::new_match_state(GameId::Bluff, 4, &spec.rules, None).unwrap();
+    let mut p = params();
+    p.game = GameId::Bluff;
+    p.rules = rules;
+    p.match_state = match_state;
+    p.client_entropy = true;
+    p.seats = (0..4)
+        .map(|i| SeatInfo {
+            seat: SeatIndex(i),
+            player: format!("p{i}"),
+            public_key: None,
+        })
+        .collect();
+    let (mut hand, mut records) =
+        LiveHand::start(p, SeedSource::Derived([12; 32]), &key(), 1).unwrap();
+    assert_eq!(hand.asked_seats().len(), 4, "the deal asks every seat");
+    // Seats 0 and 2 give seeds; the admin forces the deal.
+    for s in [0u8, 2] {
+        records.extend(
+            hand.contribute(
+                SeatIndex(s),
+                ClientSeed::new(vec![s; 8]).unwrap(),
+                &key(),
+                1,
+            )
+            .unwrap(),
+        );
+    }
+    records.extend(hand.shuffle_now(&key(), 1).unwrap());
+    let i = records
+        .iter()
+        .position(|r| matches!(r.event.body, Body::Shuffled { .. }))
+        .unwrap();
+    let Body::Shuffled { missing, .. } = &records[i].event.body else {
+        panic!()
+    };
+    assert_eq!(missing.as_deref(), Some(&[SeatIndex(1), SeatIndex(3)][..]));
+    // The same log naming other seats does not verify.
+    let mut forged = records[..=i].to_vec();
+    let mut e = forged[i].event.clone();
+    if let Body::Shuffled { missing, .. } = &mut e.body {
+        *missing = Some(vec![SeatIndex(3)]);
+    }
+    forged[i] = seal(e, &key()).unwrap();
+    let seeds = hand.server_seeds().to_vec();
+    let err = LiveHand::restore(&forged, seeds, SeedSource::Os)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("shuffle_missing"), "{err}");
+}

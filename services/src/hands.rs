@@ -363,6 +363,10 @@ pub fn dealer_error(e: DealerError) -> ApiError {
             Code::AlreadyContributed,
             format!("{s} already gave a client seed for this shuffle"),
         ),
+        DealerError::NotAsked(s) => ApiError::new(
+            Code::NotAsked,
+            format!("the pending shuffle asks {s} for no client seed (it is out of play)"),
+        ),
         DealerError::NoShufflePending => ApiError::new(
             Code::NoShufflePending,
             "no shuffle is pending: the hand is not waiting for a deal",
@@ -681,6 +685,14 @@ impl Op {
     }
 }
 
+/// The table a hand is played at.
+async fn table_of(svc: &Service, row: &HandRow) -> ApiResult<crate::store::TableRow> {
+    svc.store
+        .get_table(&row.club_id, &row.table_id)
+        .await?
+        .ok_or_else(|| ApiError::internal("a hand's table is missing"))
+}
+
 /// The hand and table changes that go with records that end a hand.
 async fn ending_updates(
     svc: &Service,
@@ -850,7 +862,25 @@ pub async fn mutate(
             Actor::Seat(s) => next.contribute(s, seed, key, now),
             Actor::Service => Err(DealerError::EntropyOff),
         },
-        Op::Deal => next.shuffle_now(key, now),
+        Op::Deal => {
+            // A seat may force the shuffle without the others' seeds only once the table's
+            // deadline has passed since the hand began waiting; the admin at any time. The
+            // `shuffled` event names the seats that gave none.
+            let deadline = crate::tables::entropy_deadline_ms(&table_of(svc, &row).await?);
+            let since = next.last_time_ms();
+            let open_until = since.saturating_add(deadline);
+            if matches!(actor, Actor::Seat(_)) && now < open_until {
+                return Err(ApiError::new(
+                    Code::EntropyWindowOpen,
+                    format!(
+                        "the seats asked may add client seeds for {} ms more",
+                        open_until - now
+                    ),
+                )
+                .with("retry_after_ms", open_until - now));
+            }
+            next.shuffle_now(key, now)
+        }
         Op::Act { action, player_sig } => next.act(actor, action, player_sig, key, now),
         Op::Abandon(reason) => {
             let reason: String = reason.chars().take(500).collect();

@@ -48,6 +48,10 @@ pub struct CreateTable {
     pub seats: Vec<NewSeat>,
     /// Whether seats add client seeds before each shuffle (default true).
     pub client_entropy: Option<bool>,
+    /// How long (ms, 0 to 86,400,000) the seats a pending shuffle asks may add client seeds
+    /// before any seat may deal without them (default 30,000; the admin may deal at any
+    /// time). The `shuffled` event names the seats that gave none.
+    pub entropy_deadline_ms: Option<u64>,
 }
 
 /// A seat as shown (no token).
@@ -187,6 +191,18 @@ pub struct Scoreboard {
     pub current_hand: Option<String>,
 }
 
+/// Default of a table's `entropy_deadline_ms`.
+pub const DEFAULT_ENTROPY_DEADLINE_MS: u64 = 30_000;
+
+/// How long (ms) the seats asked may add client seeds to a pending shuffle before any seat
+/// may deal without them.
+pub fn entropy_deadline_ms(t: &TableRow) -> u64 {
+    t.setup
+        .get("entropy_deadline_ms")
+        .and_then(Value::as_u64)
+        .unwrap_or(DEFAULT_ENTROPY_DEADLINE_MS)
+}
+
 /// Whether a table collects client seeds.
 pub fn client_entropy(t: &TableRow) -> bool {
     t.setup
@@ -306,13 +322,25 @@ pub async fn create(
         });
     }
     let client_entropy = req.client_entropy.unwrap_or(true);
+    let deadline = req
+        .entropy_deadline_ms
+        .unwrap_or(DEFAULT_ENTROPY_DEADLINE_MS);
+    if deadline > 86_400_000 {
+        return Err(invalid(
+            "entropy_deadline_ms must be at most 86400000 (a day)",
+        ));
+    }
     let now = i64::try_from(now_ms()).unwrap_or(i64::MAX);
     let table = TableRow {
         club_id: caller.club_id.clone(),
         table_id: random_id("t")?,
         game: game.as_str().to_string(),
         rules: rules.clone(),
-        setup: json!({ "setup": setup, "client_entropy": client_entropy }),
+        setup: json!({
+            "setup": setup,
+            "client_entropy": client_entropy,
+            "entropy_deadline_ms": deadline,
+        }),
         match_state: match_state.clone(),
         match_version: 0,
         seats,

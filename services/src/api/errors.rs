@@ -63,6 +63,8 @@ error_codes! {
     NoShufflePending     => "no_shuffle_pending",     CONFLICT,               "No shuffle is pending";
     EntropyOff           => "entropy_off",            CONFLICT,               "This table takes no client seeds";
     AlreadyContributed   => "already_contributed",    CONFLICT,               "The seat already gave a client seed for this shuffle";
+    NotAsked             => "not_asked",              CONFLICT,               "The pending shuffle asks this seat for no client seed (it is out of play)";
+    EntropyWindowOpen    => "entropy_window_open",    CONFLICT,               "The seats asked may still add client seeds: a seat may deal once the table's deadline has passed";
     IdempotencyInFlight  => "idempotency_in_flight",  CONFLICT,               "A request with this Idempotency-Key is being handled";
     PayloadTooLarge      => "payload_too_large",      PAYLOAD_TOO_LARGE,      "The body is too large";
     IllegalAction        => "illegal_action",         UNPROCESSABLE_ENTITY,   "The rules do not allow this action";

@@ -352,11 +352,19 @@ impl State {
             Phase::Deal => Some(ShuffleRequest::deck("deal", self.deck())),
             Phase::Relabel { seat } => {
                 let hand = ZoneId::Hand(seat);
-                Some(ShuffleRequest::gather(
-                    "relabel",
-                    self.zones.refs_in(hand),
-                    self.zones.faces(hand),
-                ))
+                // Client seeds only from the seats still in play (holding cards).
+                let in_play = (0..self.seats)
+                    .map(SeatIndex)
+                    .filter(|s| *s == seat || self.held(*s) > 0)
+                    .collect();
+                Some(
+                    ShuffleRequest::gather(
+                        "relabel",
+                        self.zones.refs_in(hand),
+                        self.zones.faces(hand),
+                    )
+                    .asking(in_play),
+                )
             }
             Phase::Play | Phase::Over => None,
         }
