@@ -655,6 +655,13 @@ pub trait DynHand: Send + Sync + fmt::Debug {
     /// The legal families of `actor` against `decide`: a sample of every family is allowed
     /// by it and accepted by `decide`. `Err` names the first family that fails.
     fn check_legal(&self, actor: Actor, rng: &mut dyn rand_core::RngCore) -> Result<(), String>;
+    /// The other half of "legal actions are exactly what `decide` accepts": of `candidates`
+    /// (actions seen anywhere in the hand so far, as JSON), every one `decide` accepts from
+    /// `actor` now is allowed by one of `actor`'s legal families.
+    fn check_only_legal(&self, actor: Actor, candidates: &[Value]) -> Result<(), String>;
+    /// A sample of every legal family of `actor` now, as JSON (probe material for
+    /// [`DynHand::check_only_legal`]).
+    fn samples(&self, actor: Actor, rng: &mut dyn rand_core::RngCore) -> Vec<Value>;
 }
 
 /// Adapter from a typed [`Game`] to [`DynGame`].
@@ -928,6 +935,28 @@ where
 
     fn check_legal(&self, actor: Actor, rng: &mut dyn rand_core::RngCore) -> Result<(), String> {
         check_legal_of::<G>(&self.state, actor, rng)
+    }
+
+    fn check_only_legal(&self, actor: Actor, candidates: &[Value]) -> Result<(), String> {
+        let legal = G::legal_actions(&self.state, actor);
+        for c in candidates {
+            let Ok(a) = G::Action::deserialize(c) else {
+                continue;
+            };
+            if G::decide(&self.state, actor, &a).is_ok() && !legal.iter().any(|l| l.allows(&a)) {
+                return Err(format!(
+                    "{actor}: decide accepts {c}, which no legal family allows"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn samples(&self, actor: Actor, rng: &mut dyn rand_core::RngCore) -> Vec<Value> {
+        G::legal_actions(&self.state, actor)
+            .iter()
+            .map(|l| to_json(&l.sample(rng)))
+            .collect()
     }
 }
 

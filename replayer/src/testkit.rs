@@ -210,10 +210,17 @@ pub fn check_hand(spec: &SimSpec, key: &SigningKeyPair) -> Result<Checked, Strin
     let players = spec.players;
     let mut rng = rand_chacha::ChaCha8Rng::from_seed(spec.seed);
     let mut live_table = Value::Null;
+    let mut pool: Vec<Value> = Vec::new();
     let mut observe = |hand: &LiveHand| -> Result<(), String> {
         steps += 1;
         live_table = hand.view(Viewer::All);
-        step_invariants(hand, players, u64::try_from(steps).unwrap_or(0), &mut rng)
+        step_invariants(
+            hand,
+            players,
+            u64::try_from(steps).unwrap_or(0),
+            &mut rng,
+            &mut pool,
+        )
     };
     let bundle = simulate_hand_observed(params, spec.seed, key, 0, &mut observe)
         .map_err(|e| e.to_string())?;
@@ -240,11 +247,15 @@ pub fn check_hand(spec: &SimSpec, key: &SigningKeyPair) -> Result<Checked, Strin
     Ok(Checked { bundle, steps })
 }
 
+/// Most probe actions kept (the oldest make way).
+const POOL: usize = 64;
+
 fn step_invariants(
     hand: &LiveHand,
     players: u8,
     seed: u64,
     rng: &mut rand_chacha::ChaCha8Rng,
+    pool: &mut Vec<Value>,
 ) -> Result<(), String> {
     let engine = hand.engine();
     engine.check_cards()?;
@@ -277,7 +288,21 @@ fn step_invariants(
         }
         anyone |= !legal.is_empty();
         engine.check_legal(a, rng)?;
+        for x in engine.samples(a, rng) {
+            if !pool.contains(&x) {
+                if pool.len() >= POOL {
+                    pool.remove(0);
+                }
+                pool.push(x);
+            }
+        }
     }
+    // decide accepts nothing beyond the legal families: every action seen in the hand so
+    // far (stale ones, other seats' ones) is tried for every actor.
+    for s in 0..players {
+        engine.check_only_legal(Actor::Seat(SeatIndex(s)), pool)?;
+    }
+    engine.check_only_legal(Actor::Service, pool)?;
     if to_act.shuffle.is_none() && !anyone {
         return Err("the hand waits for nobody and nothing but is not over".into());
     }
