@@ -12,6 +12,8 @@ docs/vectors/match-v1/) this derives, from the documents alone and in event orde
 - that `cards` equals the size of that multiset;
 - shuffle `k`'s order, from its revealed server seed (checked against its commitment), the
   hand id, `k` and the client seeds recorded for `k` (SHUFFLE.md §3-§6);
+- that the events are in their written form: every hex value lowercase, no optional member
+  `null` (EVENT-LOG.md, Notation and §2);
 - that every face shown in an effect (a `face` member in the same object as a `card` or
   `ref` member holding a CardRef `{"shuffle": k, "pos": p}`) is element `p` of shuffle `k`'s
   order.
@@ -158,6 +160,38 @@ def faces_in(v):
             yield from faces_in(x)
 
 
+HEX_MEMBERS = [  # (path below the event, as a function) of every hex value of an event
+    lambda e: [e["prev"]],
+    lambda e: [e["body"].get("commitment")],
+    lambda e: [e["body"].get("seed")] if e["body"]["type"] == "client_seed" else [],
+    lambda e: [s.get("public_key") for s in e["body"].get("seats", [])],
+    lambda e: [(e["body"].get("prev_hand") or {}).get("hash")],
+    lambda e: [(e.get("player_sig") or {}).get("sig")],
+    lambda e: [x.get("server_seed") for x in e["body"].get("seeds", [])],
+]
+OPTIONAL = [  # optional members: absent, never null (EVENT-LOG.md §2)
+    lambda e: [("player_sig", e)],
+    lambda e: [("prev_hand", e["body"])] if e["body"]["type"] == "hand_started" else [],
+    lambda e: [("source", e["body"])] if e["body"]["type"] == "shuffled" else [],
+    lambda e: [("public_key", s) for s in e["body"].get("seats", [])],
+]
+
+
+def written_form(events):
+    """Every hex value lowercase, no optional member null (EVENT-LOG.md Notation, §2)."""
+    out = []
+    for e in events:
+        for get in HEX_MEMBERS:
+            for h in get(e):
+                if h is not None and (h != h.lower() or any(c not in "0123456789abcdef" for c in h)):
+                    out.append("event %d: hex %r is not lowercase hex" % (e["seq"], h))
+        for get in OPTIONAL:
+            for member, obj in get(e):
+                if member in obj and obj[member] is None:
+                    out.append("event %d: %s is null" % (e["seq"], member))
+    return out
+
+
 class Hand:
     """What one hand's events say about its shuffles."""
 
@@ -283,7 +317,7 @@ def main(argv):
         for name, events in hands_of(path):
             try:
                 hand = Hand(events)
-                problems = hand.check()
+                problems = written_form(events) + hand.check()
                 if not problems:
                     problems = self_test(events)
                 for m in totals:
