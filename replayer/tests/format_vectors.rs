@@ -19,6 +19,14 @@ fn trusted() -> Options {
     }
 }
 
+fn schema(name: &str) -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../docs")
+        .join(name);
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    jsonschema::draft202012::new(&schema).unwrap()
+}
+
 fn vectors(dir: &str) -> Vec<(PathBuf, Value)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../docs/vectors")
@@ -68,4 +76,31 @@ fn match_vectors_verify() {
         assert!(verdict.valid, "{}: {:?}", path.display(), verdict.problem);
         assert_eq!(verdict.hands, hands);
     }
+}
+
+/// The vectors follow the JSON Schemas, whose hex patterns are lowercase like the written form
+/// of an event (`docs/BUNDLE.md` §5): an uppercase `prev` fails the schema.
+#[test]
+fn vectors_follow_the_schemas() {
+    let bundle = schema("bundle-v1.schema.json");
+    let mut hands: Vec<Value> = vectors("bundles-v1").into_iter().map(|(_, v)| v).collect();
+    for (path, m) in vectors("match-v1") {
+        let errors: Vec<String> = schema("match-v1.schema.json")
+            .iter_errors(&m)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:?}", path.display());
+        hands.extend(m["hands"].as_array().unwrap().iter().cloned());
+    }
+    for b in &hands {
+        let errors: Vec<String> = bundle.iter_errors(b).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{}: {errors:?}", b["hand"]);
+    }
+    let mut upper = hands[0].clone();
+    let prev = upper["records"][1]["event"]["prev"]
+        .as_str()
+        .unwrap()
+        .to_uppercase();
+    upper["records"][1]["event"]["prev"] = Value::String(prev);
+    assert!(!bundle.is_valid(&upper));
 }
