@@ -529,11 +529,22 @@ fn check_reveal(events: &[&Event]) -> Result<Vec<Option<ServerSeed>>, Problem> {
                 format!("shuffle {}", r.shuffle),
             ));
         }
+        // Every hex value in an event is lowercase (docs/EVENT-LOG.md, Notation): the other
+        // hex members are refused as `event_format` when they are not written as the format
+        // writes them; the server seed is a plain string there, so it is checked here.
+        if r.server_seed.bytes().any(|b| b.is_ascii_uppercase()) {
+            return Err(simple(
+                last,
+                "server_seed",
+                "64 lowercase hex characters".into(),
+                "hex with uppercase letters".into(),
+            ));
+        }
         let seed = ServerSeed::from_hex(&r.server_seed).map_err(|e| {
             simple(
                 last,
                 "server_seed",
-                "64 hex characters".into(),
+                "64 lowercase hex characters".into(),
                 e.to_string(),
             )
         })?;

@@ -4,8 +4,11 @@
     python3 -m pip install -r tests/python/requirements.txt
     python3 tests/python/check_all.py
 
-Runs check_shuffle_vectors.py (docs/SHUFFLE.md) and check_event_vectors.py
-(docs/EVENT-LOG.md), each in its own interpreter so that neither shares code with the other,
+Runs check_shuffle_vectors.py (docs/SHUFFLE.md), check_event_vectors.py
+(docs/EVENT-LOG.md), check_shuffle_sources.py (the `source` of `shuffled` events and the
+revealed faces, EVENT-LOG.md §3.4 and §11, on docs/vectors/bundles-v1/) and
+check_match_vectors.py (the links of a match file, docs/BUNDLE.md §8, on
+docs/vectors/match-v1/), each in its own interpreter so that none shares code with another,
 shows their output, and ends with one line "N passed, M failed" over all of them. Exits 1 if
 any vector failed or a checker could not run.
 """
@@ -16,7 +19,12 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-CHECKERS = ["check_shuffle_vectors.py", "check_event_vectors.py"]
+CHECKERS = [
+    "check_shuffle_vectors.py",
+    "check_event_vectors.py",
+    "check_shuffle_sources.py",
+    "check_match_vectors.py",
+]
 SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
 
 
