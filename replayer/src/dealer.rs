@@ -909,6 +909,13 @@ impl LiveHand {
                     ));
                 }
                 for (k, (r, c)) in seeds.iter().zip(&self.commitments).enumerate() {
+                    if r.server_seed.bytes().any(|b| b.is_ascii_uppercase()) {
+                        return Err(Mismatch::new(
+                            "server_seed",
+                            "64 lowercase hex characters",
+                            "uppercase hex",
+                        ));
+                    }
                     let seed = ServerSeed::from_hex(&r.server_seed).map_err(|e| {
                         Mismatch::new("server_seed", "64 hex characters", e.to_string())
                     })?;
