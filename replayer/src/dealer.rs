@@ -952,6 +952,11 @@ impl LiveHand {
                 self.revealed = true;
             }
         }
+        // Card conservation, from the core's zones (for every engine that keeps them):
+        // checked at every event, live and on verification.
+        self.engine
+            .check_cards()
+            .map_err(|e| Mismatch::new("cards", "every card in exactly one place", e))?;
         self.next_seq = self.next_seq.saturating_add(1);
         self.last_time_ms = event.time_ms;
         Ok(())
