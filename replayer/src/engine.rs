@@ -452,8 +452,9 @@ pub trait Game: 'static {
     type State: Clone + fmt::Debug;
     /// An action by a seat or the service.
     type Action: Serialize + DeserializeOwned + Clone + fmt::Debug + PartialEq;
-    /// A legal action or family of actions, as offered to an actor.
-    type Legal: LegalAction<Self::Action>;
+    /// A legal action or family of actions, as offered to an actor (and read back from its
+    /// JSON by a client or a test that picks one: [`DynGame::sample_legal`]).
+    type Legal: LegalAction<Self::Action> + DeserializeOwned;
     /// A public fact caused by an action or a shuffle, recorded in the log.
     type Effect: Serialize + DeserializeOwned + Clone + fmt::Debug + PartialEq;
     /// What one viewer may see of the state.
@@ -608,6 +609,10 @@ pub trait DynGame: Send + Sync {
     fn new_hand(&self, rules: &Value, m: &Value) -> Result<Box<dyn DynHand>, SetupError>;
     /// A spread of valid house rules for the property suite ([`HouseRules::samples`]).
     fn rule_samples(&self) -> Vec<Value>;
+    /// One concrete action of a legal family given as JSON (as `legal-actions` serves it):
+    /// how a client, the simulator or the end-to-end suite picks a move in any registered
+    /// game without knowing its actions. `None` for JSON that is not a family of the game.
+    fn sample_legal(&self, family: &Value, rng: &mut dyn rand_core::RngCore) -> Option<Value>;
     /// How many seats a match state is for.
     fn seat_count(&self, m: &Value) -> Result<u8, SetupError>;
     /// Where a match state stands, typed.
@@ -783,6 +788,11 @@ where
 
     fn rule_samples(&self) -> Vec<Value> {
         G::Rules::samples().iter().map(to_json).collect()
+    }
+
+    fn sample_legal(&self, family: &Value, rng: &mut dyn rand_core::RngCore) -> Option<Value> {
+        let l = G::Legal::deserialize(family).ok()?;
+        Some(to_json(&l.sample(rng)))
     }
 
     fn standings(&self, m: &Value) -> Result<Standings, SetupError> {

@@ -288,6 +288,16 @@ fn step_invariants(
         }
         anyone |= !legal.is_empty();
         engine.check_legal(a, rng)?;
+        // Every family as served over JSON can be read back and sampled (what a client or
+        // the end-to-end suite does through the registry).
+        let def = registry(hand.game()).map_err(|e| e.to_string())?;
+        for family in &legal {
+            if def.sample_legal(family, rng).is_none() {
+                return Err(format!(
+                    "{a}: the legal family {family} cannot be read back"
+                ));
+            }
+        }
         for x in engine.samples(a, rng) {
             if !pool.contains(&x) {
                 if pool.len() >= POOL {

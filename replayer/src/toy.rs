@@ -92,7 +92,7 @@ pub enum Action {
 }
 
 /// The legal family: choose one of these cards.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Legal {
     /// The actor's own cards.
     pub cards: Vec<CardRef>,
