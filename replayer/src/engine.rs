@@ -49,6 +49,13 @@ impl SeatIndex {
     pub fn index(self) -> usize {
         usize::from(self.0)
     }
+
+    /// The seat on this seat's right at a table of `n`, `(seat + 1) mod n`: where play
+    /// passes in the Persian games (seats are numbered counter-clockwise).
+    pub fn right(self, n: u8) -> SeatIndex {
+        let next = self.0.saturating_add(1);
+        SeatIndex(if next >= n { 0 } else { next })
+    }
 }
 
 impl fmt::Display for SeatIndex {

@@ -260,8 +260,7 @@ pub struct State {
 
 /// The seat on `seat`'s right: `(seat + 1) mod n` (§3.2).
 pub(super) fn right(seat: SeatIndex, n: u8) -> SeatIndex {
-    let next = seat.0.saturating_add(1);
-    SeatIndex(if next >= n { 0 } else { next })
+    seat.right(n)
 }
 
 fn seats_error(found: usize) -> SetupError {

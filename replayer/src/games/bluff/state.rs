@@ -151,8 +151,7 @@ pub struct State {
 
 /// The seat on `seat`'s right: `(seat + 1) mod n` (§3).
 pub(super) fn right(seat: SeatIndex, n: u8) -> SeatIndex {
-    let next = seat.0.saturating_add(1);
-    SeatIndex(if next >= n { 0 } else { next })
+    seat.right(n)
 }
 
 /// Packs for `n` players: 1 for 4, 2 for more (§2).
