@@ -8,6 +8,7 @@
 mod club_order;
 mod concurrency;
 mod errors;
+mod games;
 mod harness;
 mod health;
 mod play;
