@@ -284,6 +284,16 @@ fn hokm_sides(seating: &Value) -> Value {
         .collect::<Vec<_>>())
 }
 
+/// How many committed shuffles a hand used.
+fn shuffles(bundle: &Value) -> usize {
+    bundle["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["event"]["body"]["type"] == "shuffled")
+        .count()
+}
+
 fn last_hash(bundle: &Value) -> Value {
     bundle["records"].as_array().unwrap().last().unwrap()["hash"].clone()
 }
@@ -512,6 +522,10 @@ async fn bluff_hands(env: Env, seat_counts: &'static [usize], seed: u64) {
         );
         let bundle = verify_bundle(&app, &admin, &hand).await;
         assert_eq!(hand_ended(&bundle)["outcome"], done["outcome"]);
+        assert!(
+            shuffles(&bundle) >= 2,
+            "{seats} seats: no relabel shuffle after a pick-up was exercised"
+        );
         let file = write_temp(&bundle);
         let path = file.path().display().to_string();
         let n = bundle["records"].as_array().unwrap().len();
@@ -733,6 +747,22 @@ async fn visibility(env: Env, game: Game, seats: usize, seed: u64) {
                     }
                 }
             }
+            // The seat's replay of the latest event, rebuilt by the service from the
+            // store, is the same table.
+            let rp = app
+                .get(
+                    &format!("/v1/hands/{hand}/replay?step={}", seq - 1),
+                    Some(tok),
+                )
+                .await;
+            ok(&rp, StatusCode::OK, "seat replay");
+            assert_eq!(rp.body["viewer"], "seat");
+            assert_eq!(
+                rp.body["view"],
+                view,
+                "seat {i}: the service's replay of step {} differs from its live view",
+                seq - 1
+            );
             views.push((seq, me, view));
             let l = app
                 .get(&format!("/v1/hands/{hand}/legal-actions"), Some(tok))
@@ -769,6 +799,12 @@ async fn visibility(env: Env, game: Game, seats: usize, seed: u64) {
     // The hand is over: each recorded seat view is what the engine's seat view of the
     // signed log says, re-derived offline by `replayer replay --as SEAT`.
     let bundle = verify_bundle(&app, &admin, &hand).await;
+    if game == Game::Bluff {
+        assert!(
+            shuffles(&bundle) >= 2,
+            "no pile was taken up (no relabel shuffle): the views after one were not checked"
+        );
+    }
     let file = write_temp(&bundle);
     let path = file.path().display().to_string();
     for (seq, seat, view) in &views {
