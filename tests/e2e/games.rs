@@ -5,6 +5,9 @@
 //! `replayer replay --as SEAT` re-derives from the finished bundle; no seat sees a face of
 //! another seat's hand; outsiders get nothing; legal actions name only the seat's own
 //! cards).
+//!
+//! Every scenario plays with a fixed seed; `GAMES_SEED=<hex>` replaces it, to explore other
+//! games or reproduce one.
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -307,12 +310,15 @@ fn verify_file(doc: &Value, key: &str) -> (i32, String) {
 }
 
 /// Scenario: a complete 4-seat Hokm match to 3 points.
-async fn hokm_match(env: Env, seed: u64) {
+async fn hokm_match(env: Env, rules: Value, seed: u64) {
     let app = TestApp::spawn(&env).await;
     let (_, admin) = app.create_club("Tabriz");
-    let (table, created) =
-        create_game_table(&app, &admin, Game::Hokm, 4, json!({"target_points": 3})).await;
+    let (table, created) = create_game_table(&app, &admin, Game::Hokm, 4, rules).await;
     assert_eq!(created["rules"]["target_points"], 3, "{created}");
+    let seed = std::env::var("GAMES_SEED")
+        .ok()
+        .and_then(|s| u64::from_str_radix(&s, 16).ok())
+        .unwrap_or(seed);
     let mut rng = Rng(seed);
     let mut prev: Option<(String, Value)> = None;
     let mut match_state = created["match_state"].clone();
@@ -450,13 +456,36 @@ async fn hokm_match(env: Env, seed: u64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pg_hokm_match_to_three_points() {
-    run(Store::Pg, |env| hokm_match(env, 0x6a09_e667_f3bc_c908)).await;
+    run(Store::Pg, |env| {
+        hokm_match(env, json!({"target_points": 3}), 0x6a09_e667_f3bc_c908)
+    })
+    .await;
+}
+
+/// The partnerships drawn (the players reseated), every trump method, ten-low redeals.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_hokm_match_partners_by_draw() {
+    let rules = json!({
+        "target_points": 3,
+        "partnerships": "by_draw",
+        "trump_methods": ["direct", "sar_ghermez", "sar_siah", "barg_vasat", "ya_x_ya_y"],
+        "ten_low": "unlimited",
+        "hakem_draw": "highest_card",
+    });
+    run(Store::Embedded, |env| {
+        hokm_match(env, rules, 0x428a_2f98_d728_ae22)
+    })
+    .await;
 }
 
 /// Scenario: one Hokm hand at 3 seats and one at 2, each played to its end and verified.
 async fn hokm_few(env: Env, seed: u64) {
     let app = TestApp::spawn(&env).await;
     let (_, admin) = app.create_club("Yazd");
+    let seed = std::env::var("GAMES_SEED")
+        .ok()
+        .and_then(|s| u64::from_str_radix(&s, 16).ok())
+        .unwrap_or(seed);
     let mut rng = Rng(seed);
     for seats in [3usize, 2] {
         let (table, _) = create_game_table(&app, &admin, Game::Hokm, seats, json!({})).await;
@@ -495,6 +524,10 @@ async fn embedded_hokm_three_and_two_seats() {
 async fn bluff_hands(env: Env, seat_counts: &'static [usize], seed: u64) {
     let app = TestApp::spawn(&env).await;
     let (_, admin) = app.create_club("Rasht");
+    let seed = std::env::var("GAMES_SEED")
+        .ok()
+        .and_then(|s| u64::from_str_radix(&s, 16).ok())
+        .unwrap_or(seed);
     let mut rng = Rng(seed);
     for &seats in seat_counts {
         let (table, _) = create_game_table(&app, &admin, Game::Bluff, seats, json!({})).await;
@@ -537,7 +570,7 @@ async fn bluff_hands(env: Env, seat_counts: &'static [usize], seed: u64) {
         assert_eq!(code, 0, "{err}");
         let v: Value = serde_json::from_str(&out).expect("replay --json");
         assert_eq!(v["step"], n / 2);
-        let (leaks, _) = foreign_faces(Game::Bluff, &v["table"], Some(1));
+        let (leaks, _) = foreign_faces(Game::Bluff, &v["table"], Some(1), &[]);
         assert!(leaks.is_empty(), "seat 1's replay shows {leaks:?}");
     }
 }
@@ -591,15 +624,23 @@ fn hands_in(game: Game, view: &Value) -> Vec<(u64, Vec<Value>)> {
 }
 
 /// Faces shown of cards the viewer `me` (None: the public) may not see: another seat's
-/// hand (and, in Bluff, another seat's plays on the pile). Also how many cards of other
-/// seats were looked at.
-fn foreign_faces(game: Game, view: &Value, me: Option<u64>) -> (Vec<String>, usize) {
+/// hand (and, in Bluff, another seat's plays on the pile), unless the signed public log
+/// already turned that very card face up for everyone (`published`: a Hokm partner
+/// method's or ten-low's reveal). Also how many cards of other seats were looked at.
+fn foreign_faces(
+    game: Game,
+    view: &Value,
+    me: Option<u64>,
+    published: &[(Value, Value)],
+) -> (Vec<String>, usize) {
     let mut leaks = Vec::new();
     let mut seen = 0;
     let mut check = |what: String, card: &Value| {
         seen += 1;
-        if card.get("face").is_some_and(|f| !f.is_null()) {
-            leaks.push(format!("{what}: {card}"));
+        if let Some(face) = card.get("face").filter(|f| !f.is_null()) {
+            if !published.contains(&(card["ref"].clone(), face.clone())) {
+                leaks.push(format!("{what}: {card}"));
+            }
         }
     };
     for (seat, cards) in hands_in(game, view) {
@@ -619,6 +660,35 @@ fn foreign_faces(game: Game, view: &Value, me: Option<u64>) -> (Vec<String>, usi
         }
     }
     (leaks, seen)
+}
+
+/// Every card the public log has shown face up so far: `{"card": ref, "face"}` in the
+/// effects of the hand's events.
+async fn published_faces(app: &TestApp, admin: &str, hand: &str) -> Vec<(Value, Value)> {
+    fn walk(v: &Value, out: &mut Vec<(Value, Value)>) {
+        match v {
+            Value::Object(m) => {
+                if let (Some(card), Some(face)) = (m.get("card"), m.get("face")) {
+                    if card.get("pos").is_some() && !face.is_null() {
+                        out.push((card.clone(), face.clone()));
+                    }
+                }
+                m.values().for_each(|x| walk(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    let ev = app
+        .get(&format!("/v1/hands/{hand}/events?limit=1000"), Some(admin))
+        .await;
+    ok(&ev, StatusCode::OK, "events");
+    assert!(ev.body["next_from"].is_null(), "more than 1000 events");
+    let mut out = Vec::new();
+    for r in ev.body["events"].as_array().unwrap() {
+        walk(&r["event"]["body"]["effects"], &mut out);
+    }
+    out
 }
 
 /// Every card ref `{shuffle, pos}` named anywhere in a JSON value.
@@ -688,11 +758,11 @@ async fn outsiders_get_nothing(
 }
 
 /// Scenario: who sees what in a running hand of `game`.
-async fn visibility(env: Env, game: Game, seats: usize, seed: u64) {
+async fn visibility(env: Env, game: Game, seats: usize, rules: Value, seed: u64) {
     let app = TestApp::spawn(&env).await;
     let (_, admin) = app.create_club("Kerman");
     let (_, other_admin) = app.create_club("Qazvin");
-    let (table, _) = create_game_table(&app, &admin, game, seats, json!({})).await;
+    let (table, _) = create_game_table(&app, &admin, game, seats, rules).await;
     let (other_table, _) = create_game_table(&app, &admin, game, seats, json!({})).await;
     let h = start_hand(&app, &admin, &table).await;
     let hand = h["hand_id"].as_str().unwrap().to_string();
@@ -700,6 +770,10 @@ async fn visibility(env: Env, game: Game, seats: usize, seed: u64) {
     let other_seat = other_table.tokens[0].clone();
     outsiders_get_nothing(&app, &hand, &other_seat, &other_admin, "at the start").await;
 
+    let seed = std::env::var("GAMES_SEED")
+        .ok()
+        .and_then(|s| u64::from_str_radix(&s, 16).ok())
+        .unwrap_or(seed);
     let mut rng = Rng(seed);
     // (next seq of the moment, seat, the seat's view then)
     let mut views: Vec<(u64, u64, Value)> = Vec::new();
@@ -716,7 +790,8 @@ async fn visibility(env: Env, game: Game, seats: usize, seed: u64) {
             break;
         }
         assert_eq!(pv.body["viewer"], "public");
-        let (leaks, _) = foreign_faces(game, &pv.body["view"], None);
+        let published = published_faces(&app, &admin, &hand).await;
+        let (leaks, _) = foreign_faces(game, &pv.body["view"], None, &published);
         assert!(leaks.is_empty(), "the public view shows {leaks:?}");
         let seq = pv.body["next_seq"].as_u64().unwrap();
         // Whose hand each card is in (the public view lists every hand's refs).
@@ -733,7 +808,7 @@ async fn visibility(env: Env, game: Game, seats: usize, seed: u64) {
             assert_eq!(v.body["viewer"], "seat");
             assert_eq!(v.body["next_seq"], seq, "nothing moved between the reads");
             let view = v.body["view"].clone();
-            let (leaks, seen) = foreign_faces(game, &view, Some(me));
+            let (leaks, seen) = foreign_faces(game, &view, Some(me), &published);
             assert!(leaks.is_empty(), "seat {i}'s view shows {leaks:?}");
             foreign_seen += seen;
             for (seat, cards) in hands_in(game, &view) {
@@ -832,7 +907,7 @@ async fn visibility(env: Env, game: Game, seats: usize, seed: u64) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pg_hokm_visibility() {
     run(Store::Pg, |env| {
-        visibility(env, Game::Hokm, 4, 0x9b05_688c_2b3e_6c1f)
+        visibility(env, Game::Hokm, 4, json!({}), 0x9b05_688c_2b3e_6c1f)
     })
     .await;
 }
@@ -840,7 +915,7 @@ async fn pg_hokm_visibility() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pg_hokm_two_seats_visibility() {
     run(Store::Pg, |env| {
-        visibility(env, Game::Hokm, 2, 0x1f83_d9ab_fb41_bd6b)
+        visibility(env, Game::Hokm, 2, json!({}), 0x1f83_d9ab_fb41_bd6b)
     })
     .await;
 }
@@ -848,7 +923,7 @@ async fn pg_hokm_two_seats_visibility() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pg_bluff_visibility() {
     run(Store::Pg, |env| {
-        visibility(env, Game::Bluff, 4, 0x5be0_cd19_137e_2179)
+        visibility(env, Game::Bluff, 4, json!({}), 0x5be0_cd19_137e_2179)
     })
     .await;
 }
@@ -856,7 +931,41 @@ async fn pg_bluff_visibility() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn embedded_bluff_six_seats_visibility() {
     run(Store::Embedded, |env| {
-        visibility(env, Game::Bluff, 6, 0xcbbb_9d5d_c105_9ed8)
+        visibility(env, Game::Bluff, 6, json!({}), 0xcbbb_9d5d_c105_9ed8)
+    })
+    .await;
+}
+
+/// Bluff's other house rules: two cards set aside, follows as many as the lead, passing,
+/// no cap on a play.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_bluff_six_seats_house_rules_visibility() {
+    let rules = json!({
+        "uneven_deal": "set_aside_remainder",
+        "follow_count": "same_as_lead",
+        "max_cards_per_play": "unlimited",
+        "allow_pass": true,
+        "leader_after_challenge": "pile_taker",
+        "failed_challenge_liability": "requester",
+        "titles": "with_executioner",
+    });
+    run(Store::Pg, |env| {
+        visibility(env, Game::Bluff, 6, rules, 0x7137_4491_23ef_65cd)
+    })
+    .await;
+}
+
+/// Hokm's partner trump methods (the hakem's packets held back, the partner's cards
+/// turned) with the partnerships drawn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_hokm_partner_methods_visibility() {
+    let rules = json!({
+        "partnerships": "by_draw",
+        "trump_methods": ["sar_ghermez", "sar_siah", "barg_vasat", "ya_x_ya_y"],
+        "ten_low": "unlimited",
+    });
+    run(Store::Pg, |env| {
+        visibility(env, Game::Hokm, 4, rules, 0xd807_aa98_a303_0242)
     })
     .await;
 }
