@@ -401,6 +401,33 @@ async fn hokm_match(env: Env, rules: Value, seed: u64) {
         assert_eq!(t.body["match_state"], next);
         assert_eq!(t.body["match_over"], next["over"]);
 
+        // History judges each seat by its side's result.
+        if let Some(w) = ended["outcome"]["winner"].as_u64() {
+            for i in 0..4 {
+                let side = hokm_side(i, &next["seating"]) as u64;
+                let result = if side == w { "won" } else { "lost" };
+                let player = done["players"][i].as_str().unwrap();
+                let hist = app
+                    .get(
+                        &format!(
+                            "/v1/hands?table_id={}&player={player}&result={result}",
+                            table.id
+                        ),
+                        Some(&admin),
+                    )
+                    .await;
+                ok(&hist, StatusCode::OK, "history");
+                assert!(
+                    hist.body["hands"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|h| h["hand_id"] == hand.as_str()),
+                    "seat {i} (side {side}, winner {w}) {result} hand {k}: {}",
+                    hist.text
+                );
+            }
+        }
         hands.push(hand.clone());
         match_state = next.clone();
         prev = Some((hand, bundle));
@@ -553,6 +580,44 @@ async fn bluff_hands(env: Env, seat_counts: &'static [usize], seed: u64) {
             1,
             "{titles:?}"
         );
+        // History judges each seat by its title: the king won, the thief lost, the
+        // others are even.
+        for (i, title) in titles.iter().enumerate() {
+            let want = match *title {
+                "king" => "won",
+                "thief" => "lost",
+                _ => "even",
+            };
+            for (result, listed) in [
+                ("won", want == "won"),
+                ("lost", want == "lost"),
+                ("even", want == "even"),
+            ] {
+                let player = done["players"][i].as_str().unwrap();
+                let hist = app
+                    .get(
+                        &format!(
+                            "/v1/hands?table_id={}&player={player}&result={result}",
+                            table.id
+                        ),
+                        Some(&admin),
+                    )
+                    .await;
+                ok(&hist, StatusCode::OK, "history");
+                let ids: Vec<&str> = hist.body["hands"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(|h| h["hand_id"].as_str())
+                    .collect();
+                assert_eq!(
+                    ids.contains(&hand.as_str()),
+                    listed,
+                    "seat {i} ({title}), result={result}: {}",
+                    hist.text
+                );
+            }
+        }
         let bundle = verify_bundle(&app, &admin, &hand).await;
         assert_eq!(hand_ended(&bundle)["outcome"], done["outcome"]);
         assert!(
