@@ -980,7 +980,13 @@ async fn pg_hokm_visibility() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pg_hokm_two_seats_visibility() {
     run(Store::Pg, |env| {
-        visibility(env, Game::Hokm, 2, json!({}), 0x1f83_d9ab_fb41_bd6b)
+        visibility(
+            env,
+            Game::Hokm,
+            2,
+            json!({"peek_burned": true, "cut": "dealers_left_cuts"}),
+            0x1f83_d9ab_fb41_bd6b,
+        )
     })
     .await;
 }
@@ -1031,6 +1037,23 @@ async fn pg_hokm_partner_methods_visibility() {
     });
     run(Store::Pg, |env| {
         visibility(env, Game::Hokm, 4, rules, 0xd807_aa98_a303_0242)
+    })
+    .await;
+}
+
+/// 3-player Hokm (51 cards) with the dealer's left cutting, ten-low redeals and bam.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_hokm_three_seats_visibility() {
+    let rules = json!({
+        "hakem_draw": "highest_card",
+        "cut": "dealers_left_cuts",
+        "removed_two": "H",
+        "ten_low": "unlimited",
+        "bam": "on",
+        "kot_3p": true,
+    });
+    run(Store::Embedded, |env| {
+        visibility(env, Game::Hokm, 3, rules, 0x1f83_d9ab_fb41_bd6c)
     })
     .await;
 }
