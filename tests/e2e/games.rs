@@ -15,6 +15,16 @@ use serde_json::{json, Value};
 use crate::harness::{ok, problem, replayer, run, verify_bundle, write_temp, Env, Store, TestApp};
 use crate::play::{add_entropy, hand_ended, legal, start_hand, Rng, Table};
 
+/// `GAMES_SEED` (hex, not 0: xorshift would stay at 0) when set, else `seed`.
+fn seed_or_env(seed: u64) -> u64 {
+    let seed = std::env::var("GAMES_SEED")
+        .ok()
+        .map(|s| u64::from_str_radix(&s, 16).expect("GAMES_SEED is hex"))
+        .unwrap_or(seed);
+    assert_ne!(seed, 0, "a xorshift seed of 0 never moves");
+    seed
+}
+
 /// The games these tests play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Game {
@@ -315,11 +325,7 @@ async fn hokm_match(env: Env, rules: Value, seed: u64) {
     let (_, admin) = app.create_club("Tabriz");
     let (table, created) = create_game_table(&app, &admin, Game::Hokm, 4, rules).await;
     assert_eq!(created["rules"]["target_points"], 3, "{created}");
-    let seed = std::env::var("GAMES_SEED")
-        .ok()
-        .and_then(|s| u64::from_str_radix(&s, 16).ok())
-        .unwrap_or(seed);
-    let mut rng = Rng(seed);
+    let mut rng = Rng(seed_or_env(seed));
     let mut prev: Option<(String, Value)> = None;
     let mut match_state = created["match_state"].clone();
     assert_eq!(match_state["over"], false);
@@ -509,11 +515,7 @@ async fn embedded_hokm_match_partners_by_draw() {
 async fn hokm_few(env: Env, seed: u64) {
     let app = TestApp::spawn(&env).await;
     let (_, admin) = app.create_club("Yazd");
-    let seed = std::env::var("GAMES_SEED")
-        .ok()
-        .and_then(|s| u64::from_str_radix(&s, 16).ok())
-        .unwrap_or(seed);
-    let mut rng = Rng(seed);
+    let mut rng = Rng(seed_or_env(seed));
     for seats in [3usize, 2] {
         let (table, _) = create_game_table(&app, &admin, Game::Hokm, seats, json!({})).await;
         let h = start_hand(&app, &admin, &table).await;
@@ -551,11 +553,7 @@ async fn embedded_hokm_three_and_two_seats() {
 async fn bluff_hands(env: Env, seat_counts: &'static [usize], seed: u64) {
     let app = TestApp::spawn(&env).await;
     let (_, admin) = app.create_club("Rasht");
-    let seed = std::env::var("GAMES_SEED")
-        .ok()
-        .and_then(|s| u64::from_str_radix(&s, 16).ok())
-        .unwrap_or(seed);
-    let mut rng = Rng(seed);
+    let mut rng = Rng(seed_or_env(seed));
     for &seats in seat_counts {
         let (table, _) = create_game_table(&app, &admin, Game::Bluff, seats, json!({})).await;
         let h = start_hand(&app, &admin, &table).await;
@@ -835,11 +833,7 @@ async fn visibility(env: Env, game: Game, seats: usize, rules: Value, seed: u64)
     let other_seat = other_table.tokens[0].clone();
     outsiders_get_nothing(&app, &hand, &other_seat, &other_admin, "at the start").await;
 
-    let seed = std::env::var("GAMES_SEED")
-        .ok()
-        .and_then(|s| u64::from_str_radix(&s, 16).ok())
-        .unwrap_or(seed);
-    let mut rng = Rng(seed);
+    let mut rng = Rng(seed_or_env(seed));
     // (next seq of the moment, seat, the seat's view then)
     let mut views: Vec<(u64, u64, Value)> = Vec::new();
     let mut foreign_seen = 0;
@@ -1054,6 +1048,14 @@ async fn embedded_hokm_three_seats_visibility() {
     });
     run(Store::Embedded, |env| {
         visibility(env, Game::Hokm, 3, rules, 0x1f83_d9ab_fb41_bd6c)
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_bluff_eight_seats() {
+    run(Store::Pg, |env| {
+        bluff_hands(env, &[8], 0x0123_4567_89ab_cdef)
     })
     .await;
 }
