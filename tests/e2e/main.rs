@@ -9,6 +9,7 @@ mod audit;
 mod club_order;
 mod concurrency;
 mod errors;
+mod games;
 mod harness;
 mod health;
 mod play;
