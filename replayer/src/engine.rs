@@ -979,23 +979,20 @@ where
 
 /// The no-leak check of [`DynHand::leak`] on a typed state.
 pub fn leak_of<G: Game>(state: &G::State, viewer: Viewer, seed: u64) -> Option<String> {
-    {
-        let mut scrambled = state.clone();
-        let z = G::zones_mut(&mut scrambled)?;
-        let mut x = seed | 1;
-        z.scramble_hidden(viewer, |n| {
-            // xorshift64: enough to permute for a property check.
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            usize::try_from(x % u64::try_from(n.max(1)).unwrap_or(1)).unwrap_or(0)
-        });
-        let before = to_json(&G::view(state, viewer));
-        let after = to_json(&G::view(&scrambled, viewer));
-        (before != after).then(|| {
-            format!("the view of {viewer:?} changes when faces it may not see are swapped")
-        })
-    }
+    let mut scrambled = state.clone();
+    let z = G::zones_mut(&mut scrambled)?;
+    let mut x = seed | 1;
+    z.scramble_hidden(viewer, |n| {
+        // xorshift64: enough to permute for a property check.
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        usize::try_from(x % u64::try_from(n.max(1)).unwrap_or(1)).unwrap_or(0)
+    });
+    let before = to_json(&G::view(state, viewer));
+    let after = to_json(&G::view(&scrambled, viewer));
+    (before != after)
+        .then(|| format!("the view of {viewer:?} changes when faces it may not see are swapped"))
 }
 
 /// The check of [`DynHand::check_legal`] on a typed state.
@@ -1004,23 +1001,21 @@ pub fn check_legal_of<G: Game>(
     actor: Actor,
     rng: &mut dyn rand_core::RngCore,
 ) -> Result<(), String> {
-    {
-        for family in G::legal_actions(state, actor) {
-            let a = family.sample(rng);
-            if !family.allows(&a) {
-                return Err(format!(
-                    "{actor}: the family {} does not allow its own sample {}",
-                    to_json(&family),
-                    to_json(&a)
-                ));
-            }
-            if let Err(v) = G::decide(state, actor, &a) {
-                return Err(format!(
-                    "{actor}: decide refuses the legal {} ({v})",
-                    to_json(&a)
-                ));
-            }
+    for family in G::legal_actions(state, actor) {
+        let a = family.sample(rng);
+        if !family.allows(&a) {
+            return Err(format!(
+                "{actor}: the family {} does not allow its own sample {}",
+                to_json(&family),
+                to_json(&a)
+            ));
         }
-        Ok(())
+        if let Err(v) = G::decide(state, actor, &a) {
+            return Err(format!(
+                "{actor}: decide refuses the legal {} ({v})",
+                to_json(&a)
+            ));
+        }
     }
+    Ok(())
 }

@@ -9,7 +9,7 @@
 //! chain. Tampering: an edited effect, an edited outcome, an action replaced by another, a
 //! removed event, each re-signed by the operator's own key, is caught at that event.
 
-use replayer::engine::{Actor, GameId};
+use replayer::engine::GameId;
 use replayer::games::registry;
 use replayer::log::{hash_event, seal, Body, Event, Hash, Record, SigningKeyPair};
 use replayer::matches::verify_match_value;
@@ -165,14 +165,12 @@ fn every_game_tampering_is_caught_at_the_edited_event() {
             "{game}"
         );
 
-        // An action replaced by another action of the same actor (a different type, or the
-        // same type with other contents): caught at that event, by the engine's rules or
-        // by its effects.
+        // An action given a member it does not have (junk smuggled into the signed log):
+        // caught at that event as a bad action.
         let i = actions[0];
         let mut t = records.clone();
-        if let Body::Action { action, actor, .. } = &mut t[i].event.body {
+        if let Body::Action { action, .. } = &mut t[i].event.body {
             *action = mangle(action);
-            let _: &Actor = actor;
         }
         reseal(&mut t, i);
         assert_eq!(problem_at(&t).0, Some(i as u64), "{game}");
