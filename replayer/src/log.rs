@@ -271,8 +271,9 @@ pub struct RevealedSeed {
     pub server_seed: String,
 }
 
-/// The opening of a private action: its event's seq, the salt and the action.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// The opening of a private action: its event's seq, the salt and the action. Secret until
+/// the hand's reveal: its `Debug` shows the seq only.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OpenedInput {
     /// The `private_action` event it opens.
@@ -281,6 +282,14 @@ pub struct OpenedInput {
     pub salt: Hash,
     /// The action, as the game's JSON.
     pub action: Value,
+}
+
+impl fmt::Debug for OpenedInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OpenedInput")
+            .field("seq", &self.seq)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Domain tag of a private input's commitment.

@@ -351,3 +351,21 @@ fn a_shuffle_asks_the_seats_in_play_and_names_those_that_gave_none() {
         .to_string();
     assert!(err.contains("shuffle_missing"), "{err}");
 }
+
+/// A running hand's secrets never reach a debug print: not the private choices, not their
+/// salts (the hand's state is printed nowhere, but a `{:?}` of the hand must stay safe).
+#[test]
+fn a_debug_print_of_a_running_hand_shows_no_private_choice() {
+    let (mut hand, _) =
+        LiveHand::start_with_engine(params(), &TOY, SeedSource::Derived([5; 32]), &key(), 1)
+            .unwrap();
+    hand.settle_after_start(&key(), 1).unwrap();
+    let legal = hand.legal_actions(seat(0));
+    let action = json!({"type": "choose", "card": legal[0]["cards"][2].clone()});
+    hand.act(seat(0), action, None, &key(), 1).unwrap();
+    let openings = hand.openings();
+    assert_eq!(openings.len(), 1);
+    let printed = format!("{hand:?} {openings:?}");
+    assert!(!printed.contains(&openings[0].salt.to_hex()), "{printed}");
+    assert!(!printed.contains("choose"), "{printed}");
+}
