@@ -537,8 +537,18 @@ async fn match_link(
         .into_iter()
         .find(|h| h.hand_no == hand_no - 1)
         .ok_or_else(|| broken("is missing"))?;
-    let records = records(svc, club, &prev.hand_id, None).await?;
-    let (Some(first), Some(last)) = (records.first(), records.last()) else {
+    // Only the end of the hand is read (its last two events: hand_ended or abandoned, then
+    // the reveal), and its first event only for an abandoned hand: starting a hand does not
+    // read its predecessor whole.
+    let tail_from = prev.next_seq.saturating_sub(2).max(0);
+    let tail: Vec<Record> = svc
+        .store
+        .list_events(club, &prev.hand_id, tail_from, 2)
+        .await?
+        .iter()
+        .map(record_of)
+        .collect::<ApiResult<_>>()?;
+    let Some(last) = tail.last() else {
         return Err(broken("has no events"));
     };
     let sealed = replayer::log::hash_event(&last.event).is_ok_and(|h| h == last.hash)
@@ -549,15 +559,26 @@ async fn match_link(
     if !sealed || !matches!(last.event.body, Body::SeedsRevealed { .. }) {
         return Err(broken("does not end in a sealed reveal"));
     }
-    let started_from = match &first.event.body {
-        Body::HandStarted { match_state, .. } => match_state.clone(),
-        _ => return Err(broken("does not start with hand_started")),
-    };
-    let ended = records.iter().find_map(|r| match &r.event.body {
+    let ended = tail.iter().find_map(|r| match &r.event.body {
         Body::HandEnded { next_match, .. } => Some(next_match.clone()),
         _ => None,
     });
-    let state = ended.unwrap_or(started_from);
+    let state = match ended {
+        Some(next) => next,
+        None => {
+            let first = svc
+                .store
+                .list_events(club, &prev.hand_id, 0, 1)
+                .await?
+                .first()
+                .map(record_of)
+                .transpose()?;
+            match first.map(|r| r.event.body) {
+                Some(Body::HandStarted { match_state, .. }) => match_state,
+                _ => return Err(broken("does not start with hand_started")),
+            }
+        }
+    };
     if state != table.match_state {
         tracing::warn!(
             club,
