@@ -887,10 +887,16 @@ pub async fn mutate(
             // A seat may force the shuffle without the others' seeds only once the table's
             // deadline has passed since the hand began waiting; the admin at any time. The
             // `shuffled` event names the seats that gave none.
-            let deadline = crate::tables::entropy_deadline_ms(&table_of(svc, &row).await?);
-            let since = next.last_time_ms();
-            let open_until = since.saturating_add(deadline);
-            if matches!(actor, Actor::Seat(_)) && now < open_until {
+            let open_until = match actor {
+                Actor::Seat(_) => {
+                    next.last_time_ms()
+                        .saturating_add(crate::tables::entropy_deadline_ms(
+                            &table_of(svc, &row).await?,
+                        ))
+                }
+                Actor::Service => 0,
+            };
+            if now < open_until {
                 return Err(ApiError::new(
                     Code::EntropyWindowOpen,
                     format!(

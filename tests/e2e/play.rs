@@ -401,3 +401,86 @@ async fn embedded_five_seats_two_hands() {
     })
     .await;
 }
+
+/// The entropy deadline: while the seats asked may still add client seeds, a seat cannot
+/// deal without them (409 entropy_window_open, with how long to wait); the admin can; on a
+/// table whose deadline is 0 a seat can at once, and the `shuffled` event names the seats
+/// that gave no seed.
+async fn entropy_deadline(env: Env) {
+    let app = TestApp::spawn(&env).await;
+    let (_, admin) = app.create_club("Kish");
+    for deadline in [60_000u64, 0] {
+        let t = app
+            .post(
+                "/v1/tables",
+                Some(&admin),
+                json!({"game": "bist-o-yek", "entropy_deadline_ms": deadline,
+                       "seats": [{"player": "A"}, {"player": "B"}, {"player": "C"}]}),
+            )
+            .await;
+        ok(&t, StatusCode::CREATED, "create table");
+        let table = Table {
+            id: t.body["table_id"].as_str().unwrap().to_string(),
+            tokens: t.body["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["token"].as_str().unwrap().to_string())
+                .collect(),
+        };
+        let h = start_hand(&app, &admin, &table).await;
+        let hand = h["hand_id"].as_str().unwrap().to_string();
+        let r = app
+            .post(
+                &format!("/v1/hands/{hand}/actions"),
+                Some(&table.tokens[0]),
+                json!({"action": {"type": "accept_bank"}}),
+            )
+            .await;
+        ok(&r, StatusCode::OK, "accept the bank");
+        let r = app
+            .post(
+                &format!("/v1/hands/{hand}/entropy"),
+                Some(&table.tokens[1]),
+                json!({"seed": "abcd"}),
+            )
+            .await;
+        ok(&r, StatusCode::OK, "entropy");
+        let deal = format!("/v1/hands/{hand}/deal");
+        let r = app.post(&deal, Some(&table.tokens[2]), json!({})).await;
+        if deadline > 0 {
+            crate::harness::problem(&r, StatusCode::CONFLICT, "entropy_window_open");
+            let wait = r.body["retry_after_ms"].as_u64().unwrap();
+            assert!(wait > 0 && wait <= deadline, "{}", r.text);
+            let r = app.post(&deal, Some(&admin), json!({})).await;
+            ok(&r, StatusCode::OK, "the admin deals at any time");
+            let shuffled = r.body["events"][0]["event"]["body"].clone();
+            assert_eq!(shuffled["type"], "shuffled");
+            assert_eq!(shuffled["missing"], json!([0, 2]), "{shuffled}");
+        } else {
+            ok(
+                &r,
+                StatusCode::OK,
+                "a seat deals once the deadline (0) has passed",
+            );
+            let shuffled = r.body["events"][0]["event"]["body"].clone();
+            assert_eq!(shuffled["missing"], json!([0, 2]), "{shuffled}");
+        }
+        let b = {
+            let mut rng = Rng(7);
+            play_to_end(&app, &admin, &hand, &table.tokens, &mut rng).await;
+            verify_bundle(&app, &admin, &hand).await
+        };
+        assert_eq!(b["status"], "completed");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_entropy_deadline() {
+    run(Store::Pg, entropy_deadline).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_entropy_deadline() {
+    run(Store::Embedded, entropy_deadline).await;
+}
