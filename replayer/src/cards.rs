@@ -436,32 +436,108 @@ impl<'de> Deserialize<'de> for DeckKind {
     }
 }
 
+/// What a deck is made of, as data: which ranks of the four suits, which cards are left out,
+/// which jokers are added, and how many packs. Every [`DeckKind`] is one of these
+/// ([`DeckKind::spec`]); its cards in canonical order follow from it ([`DeckSpec::cards`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeckSpec {
+    /// The ranks of every suit, lowest first (`6 … A` for Bist-o-yek, `2 … A` otherwise).
+    pub ranks: Vec<Rank>,
+    /// Suited cards left out (Hokm's removed two, Ghahve's `2H` and `2D`).
+    pub removed: Vec<Card>,
+    /// Jokers added after the suited cards, in canonical order.
+    pub jokers: Vec<Joker>,
+    /// How many identical packs the deck holds, one after the other (2 for `bluff-104`).
+    pub packs: u8,
+}
+
+impl DeckSpec {
+    fn standard() -> DeckSpec {
+        DeckSpec {
+            ranks: Rank::ALL.to_vec(),
+            removed: Vec::new(),
+            jokers: Vec::new(),
+            packs: 1,
+        }
+    }
+
+    /// The cards of one pack in canonical order: every suit with its ranks, less the removed
+    /// cards, then the jokers.
+    pub fn pack(&self) -> Vec<Card> {
+        let mut out = Vec::new();
+        for suit in Suit::ALL {
+            for rank in &self.ranks {
+                let card = Card::new(*rank, suit);
+                if !self.removed.contains(&card) {
+                    out.push(card);
+                }
+            }
+        }
+        out.extend(self.jokers.iter().map(|j| Card::Joker(*j)));
+        out
+    }
+
+    /// The deck in canonical order: the pack, `packs` times.
+    pub fn cards(&self) -> Vec<Card> {
+        let pack = self.pack();
+        std::iter::repeat_n(pack, usize::from(self.packs))
+            .flatten()
+            .collect()
+    }
+}
+
+/// Written as `{"ranks": ["6", …, "A"], "removed": ["2C"], "jokers": ["BJ"], "packs": 1}`.
+impl Serialize for DeckSpec {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("DeckSpec", 4)?;
+        let ranks: Vec<&str> = self.ranks.iter().map(|r| r.code()).collect();
+        st.serialize_field("ranks", &ranks)?;
+        st.serialize_field("removed", &self.removed)?;
+        let jokers: Vec<Card> = self.jokers.iter().map(|j| Card::Joker(*j)).collect();
+        st.serialize_field("jokers", &jokers)?;
+        st.serialize_field("packs", &self.packs)?;
+        st.end()
+    }
+}
+
 impl DeckKind {
+    /// What the deck is made of.
+    pub fn spec(self) -> DeckSpec {
+        let two = |suit| Card::new(Rank::Two, suit);
+        match self {
+            DeckKind::Standard52 => DeckSpec::standard(),
+            DeckKind::Standard54 => DeckSpec {
+                jokers: vec![Joker::Black, Joker::Coloured],
+                ..DeckSpec::standard()
+            },
+            DeckKind::BistOYek36 => DeckSpec {
+                ranks: Rank::ALL.into_iter().filter(|r| *r >= Rank::Six).collect(),
+                ..DeckSpec::standard()
+            },
+            DeckKind::Hokm51 { removed_two } => DeckSpec {
+                removed: vec![two(removed_two)],
+                ..DeckSpec::standard()
+            },
+            DeckKind::Ghahve52 => DeckSpec {
+                removed: vec![two(Suit::Hearts), two(Suit::Diamonds)],
+                jokers: vec![Joker::Black, Joker::Coloured],
+                ..DeckSpec::standard()
+            },
+            DeckKind::Bluff104 => DeckSpec {
+                packs: 2,
+                ..DeckSpec::standard()
+            },
+            DeckKind::Sheytoonak53 => DeckSpec {
+                jokers: vec![Joker::Black],
+                ..DeckSpec::standard()
+            },
+        }
+    }
+
     /// The deck's cards in canonical order.
     pub fn cards(self) -> Vec<Card> {
-        let standard = || Card::all().into_iter().filter(|c| !c.is_joker());
-        match self {
-            DeckKind::Standard52 => standard().collect(),
-            DeckKind::Standard54 => Card::all(),
-            DeckKind::BistOYek36 => standard()
-                .filter(|c| c.rank().is_some_and(|r| r >= Rank::Six))
-                .collect(),
-            DeckKind::Hokm51 { removed_two } => {
-                let gone = Card::new(Rank::Two, removed_two);
-                standard().filter(|c| *c != gone).collect()
-            }
-            DeckKind::Ghahve52 => Card::all()
-                .into_iter()
-                .filter(|c| {
-                    *c != Card::new(Rank::Two, Suit::Diamonds)
-                        && *c != Card::new(Rank::Two, Suit::Hearts)
-                })
-                .collect(),
-            DeckKind::Bluff104 => standard().chain(standard()).collect(),
-            DeckKind::Sheytoonak53 => standard()
-                .chain(std::iter::once(Card::Joker(Joker::Black)))
-                .collect(),
-        }
+        self.spec().cards()
     }
 
     /// Number of cards.
@@ -472,6 +548,19 @@ impl DeckKind {
     /// Never true: every deck has cards.
     pub fn is_empty(self) -> bool {
         false
+    }
+
+    /// Which pack (0-based) the card at canonical position `position` of the deck belongs to:
+    /// `position` divided by the size of one pack. Always 0 in a one-pack deck. A whole-deck
+    /// shuffle's permutation names canonical positions, so the pack of every dealt card
+    /// follows from it (`docs/SHUFFLE.md` §7). `None` past the end of the deck.
+    pub fn pack_of(self, position: usize) -> Option<u8> {
+        let spec = self.spec();
+        let per_pack = spec.pack().len();
+        if per_pack == 0 || position >= per_pack * usize::from(spec.packs) {
+            return None;
+        }
+        u8::try_from(position / per_pack).ok()
     }
 }
 
@@ -551,6 +640,70 @@ mod tests {
         let b = DeckKind::BistOYek36.cards();
         assert_eq!(b[0].to_string(), "6S");
         assert_eq!(b[35].to_string(), "AC");
+    }
+
+    /// The decks as data give exactly the card lists the shuffle vectors were made from
+    /// (written out here the way they were before decks were data).
+    #[test]
+    fn deck_specs_give_the_documented_card_lists() {
+        let standard = || Card::all().into_iter().filter(|c| !c.is_joker());
+        let c = |s: &str| s.parse::<Card>().unwrap();
+        let cases: Vec<(DeckKind, Vec<Card>)> = vec![
+            (DeckKind::Standard52, standard().collect()),
+            (DeckKind::Standard54, Card::all()),
+            (
+                DeckKind::BistOYek36,
+                standard()
+                    .filter(|x| x.rank().is_some_and(|r| r >= Rank::Six))
+                    .collect(),
+            ),
+            (
+                DeckKind::Hokm51 {
+                    removed_two: Suit::Diamonds,
+                },
+                standard().filter(|x| *x != c("2D")).collect(),
+            ),
+            (
+                DeckKind::Ghahve52,
+                Card::all()
+                    .into_iter()
+                    .filter(|x| *x != c("2D") && *x != c("2H"))
+                    .collect(),
+            ),
+            (DeckKind::Bluff104, standard().chain(standard()).collect()),
+            (
+                DeckKind::Sheytoonak53,
+                standard().chain(std::iter::once(c("BJ"))).collect(),
+            ),
+        ];
+        for (deck, want) in cases {
+            assert_eq!(deck.cards(), want, "{deck}");
+        }
+    }
+
+    #[test]
+    fn pack_index_of_two_pack_decks() {
+        let d = DeckKind::Bluff104;
+        assert_eq!(d.spec().packs, 2);
+        assert_eq!(d.pack_of(0), Some(0));
+        assert_eq!(d.pack_of(51), Some(0));
+        assert_eq!(d.pack_of(52), Some(1));
+        assert_eq!(d.pack_of(103), Some(1));
+        assert_eq!(d.pack_of(104), None);
+        assert_eq!(DeckKind::Sheytoonak53.pack_of(52), Some(0));
+        assert_eq!(DeckKind::Sheytoonak53.pack_of(53), None);
+        let j = serde_json::to_value(
+            DeckKind::Hokm51 {
+                removed_two: Suit::Clubs,
+            }
+            .spec(),
+        )
+        .unwrap();
+        assert_eq!(j["removed"], serde_json::json!(["2C"]));
+        assert_eq!(j["packs"], 1);
+        assert_eq!(j["ranks"][0], "2");
+        let j = serde_json::to_value(DeckKind::Sheytoonak53.spec()).unwrap();
+        assert_eq!(j["jokers"], serde_json::json!(["BJ"]));
     }
 
     #[test]

@@ -412,6 +412,7 @@ fn deck_matches_the_shuffle_vectors() {
         let (game, players) = match v["deck"].as_str() {
             Some("bist-o-yek-36") => ("bist-o-yek", None),
             Some("hokm-51-without-2C") => ("hokm", Some("3")),
+            Some("bluff-104") => ("bluff", Some("6")),
             _ => continue,
         };
         let shuffle = v["shuffle"].to_string();
@@ -441,10 +442,17 @@ fn deck_matches_the_shuffle_vectors() {
         assert_eq!(out["order"], v["order"], "{name}: order");
         assert_eq!(out["deck_seed"], v["deck_seed"], "{name}: deck seed");
         assert_eq!(out["commitment"], v["commitment"], "{name}: commitment");
+        // Each dealt card's pack, for the two-pack deck only (absent, so null, otherwise).
+        assert_eq!(out["packs"], v["packs"], "{name}: packs");
+        assert_eq!(out["permutation"], v["permutation"], "{name}: permutation");
         checked.push(name.to_string());
     }
     assert!(
         checked.contains(&"36-cards-no-client-seeds".to_string()),
+        "{checked:?}"
+    );
+    assert!(
+        checked.contains(&"104-cards-two-client-seeds".to_string()),
         "{checked:?}"
     );
     assert!(checked.len() >= 3, "{checked:?}");

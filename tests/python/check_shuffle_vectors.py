@@ -33,6 +33,10 @@ ALL_54 = [r + s for s in SUITS for r in RANKS] + ["BJ", "CJ"]
 STANDARD_52 = ALL_54[:52]
 
 
+# Decks made of several identical packs, one after the other.
+DECK_PACKS = {"bluff-104": 2}
+
+
 def deck_cards(deck_id):
     """The deck's cards in canonical order, from its id."""
     if deck_id == "standard-52":
@@ -168,6 +172,14 @@ def check_vector(v):
     expect("permutation", perm)
     expect("words_used", ks.used)
     expect("order", [cards[i] for i in perm] if cards is not None else None)
+    # The pack of each dealt card of a several-pack deck: its canonical position divided by
+    # the size of one pack (SHUFFLE.md section 7).
+    packs = DECK_PACKS.get(v["deck"], 1) if v["deck"] is not None else 1
+    if packs > 1:
+        per_pack = n // packs
+        expect("packs", [i // per_pack for i in perm])
+    else:
+        expect("packs", None)
     return problems
 
 

@@ -16,7 +16,7 @@ use serde_json::Value;
 use replayer::cards::DeckKind;
 use replayer::engine::{GameId, SeatIndex};
 use replayer::log::{PublicKey, SigningKeyPair};
-use replayer::shuffle::{deck_seed, shuffle_cards, ClientSeed, ServerSeed};
+use replayer::shuffle::{deck_seed, permutation, ClientSeed, ServerSeed};
 use replayer::verify::{self, Options, Trust};
 use replayer::{bench, sim};
 
@@ -424,15 +424,28 @@ fn run(cmd: Command) -> Result<()> {
             let server = ServerSeed::from_bytes(parse_seed32(&seed, "--seed")?);
             let clients = parse_client_seeds(&client_seeds)?;
             let ds = deck_seed(&server, &hand, shuffle, &clients)?;
-            let order = shuffle_cards(&ds, &deck.cards());
+            let cards = deck.cards();
+            let positions = permutation(&ds, cards.len());
+            let order: Vec<_> = positions
+                .iter()
+                .filter_map(|p| cards.get(*p).copied())
+                .collect();
+            // Which pack each dealt card comes from, for a deck of several packs.
+            let spec = deck.spec();
+            let packs: Option<Vec<u8>> = (spec.packs > 1)
+                .then(|| positions.iter().filter_map(|p| deck.pack_of(*p)).collect());
             if json {
-                let v = serde_json::json!({
-                    "game": game, "deck": deck, "hand": hand, "shuffle": shuffle,
+                let mut v = serde_json::json!({
+                    "game": game, "deck": deck, "deck_spec": spec, "hand": hand, "shuffle": shuffle,
                     "commitment": server.commitment(),
                     "client_seeds": clients.iter().map(|(s, c)| serde_json::json!({"seat": s, "seed": c})).collect::<Vec<_>>(),
                     "deck_seed": ds.to_hex(),
+                    "permutation": positions,
                     "order": order,
                 });
+                if let (Some(p), Some(obj)) = (&packs, v.as_object_mut()) {
+                    obj.insert("packs".into(), serde_json::json!(p));
+                }
                 out!("{}", serde_json::to_string_pretty(&v)?);
             } else {
                 out!("game        {game}");
@@ -445,8 +458,13 @@ fn run(cmd: Command) -> Result<()> {
                 out!("deck seed   {}", ds.to_hex());
                 out!("order (top first):");
                 for (i, c) in order.iter().enumerate() {
+                    let pack = packs
+                        .as_ref()
+                        .and_then(|p| p.get(i))
+                        .map(|p| format!(" pack {} of {}", p + 1, spec.packs))
+                        .unwrap_or_default();
                     out!(
-                        "{i:>4}  {:<4} {:<22} {}",
+                        "{i:>4}  {:<4} {:<22} {}{pack}",
                         c.to_string(),
                         c.english(),
                         c.persian()

@@ -23,9 +23,12 @@
 //! beneficiary's side at once (they can end the round or the match, which then ends the
 //! hand); the hand's own result stands (D12).
 //!
-//! Not built: `VoidHand` (§12.1: a platform fault abandons the hand through the dealer,
-//! which still reveals its seeds), physical-table recording (§12.2) and table talk (§12.4),
-//! which do not arise in digital dealing. `dealer_seat = hakem_right_allowed` is accepted and
+//! `VoidHand` (§12.1) is the dealer's abandon, not a game action: a platform fault is met by
+//! the table's admin abandoning the hand, which still reveals its seeds; the next hand of the
+//! match starts from the match state the void hand started from (same scores, same hakem)
+//! and is dealt from a fresh committed shuffle, so nobody is penalised. Not built:
+//! physical-table recording (§12.2) and table talk (§12.4), which do not arise in digital
+//! dealing. `dealer_seat = hakem_right_allowed` is accepted and
 //! recorded but changes nothing: the dealer never changes the deal positions (D23).
 
 mod action;
