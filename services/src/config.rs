@@ -92,6 +92,31 @@ pub struct ServeArgs {
     #[arg(long, env = "AUDIT_LOG_JSON")]
     pub log_json: bool,
 
+    /// Milliseconds a client has to send a request's head once it connects (or between
+    /// requests on a kept-alive connection) before the connection is closed.
+    #[arg(long, env = "AUDIT_HEAD_TIMEOUT_MS", default_value_t = 5_000)]
+    pub head_timeout_ms: u64,
+
+    /// Milliseconds a client has to send a whole request body once the server starts to
+    /// read it; a slower body gets `408 body_timeout` and its connection is closed.
+    #[arg(long, env = "AUDIT_BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    pub body_timeout_ms: u64,
+
+    /// Open connections at most, over all workers; past it new connections wait in the
+    /// listen backlog. Keep it well under the process's file-descriptor limit.
+    #[arg(long, env = "AUDIT_MAX_CONNECTIONS", default_value_t = 8_192)]
+    pub max_connections: usize,
+
+    /// Bodies above 64 KiB (bundles sent to `POST /v1/verify`) received at once, at most;
+    /// past it such a request gets `503 busy` with `Retry-After` before its body is read.
+    #[arg(long, env = "AUDIT_MAX_LARGE_BODIES", default_value_t = 4)]
+    pub max_large_bodies: usize,
+
+    /// MiB of large bodies received at once, at most (by declared size, 16 MiB for a body
+    /// that declares none).
+    #[arg(long, env = "AUDIT_LARGE_BODY_BUDGET_MIB", default_value_t = 64)]
+    pub large_body_budget_mib: usize,
+
     /// The store and keys.
     #[command(flatten)]
     pub store: StoreArgs,

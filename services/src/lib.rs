@@ -23,6 +23,7 @@ pub mod hands;
 pub mod history;
 pub mod idempotency;
 pub mod keys;
+pub mod limits;
 pub mod metrics;
 pub mod server;
 pub mod store;

@@ -3,10 +3,12 @@
 //! finish and order what they wrote.
 
 use std::io::Write;
+use std::time::Duration;
 
 use actix_web::{web, HttpServer};
 
 use crate::config::ServeArgs;
+use crate::limits::BodyLimits;
 use crate::{api, store, Service, StartError};
 
 /// Runs the HTTP server. Prints `listening on http://ADDR` on stdout once bound.
@@ -32,11 +34,23 @@ pub async fn serve(args: ServeArgs) -> Result<(), StartError> {
         },
     );
     let data = svc.clone();
-    let mut server =
-        HttpServer::new(move || api::app(data.clone())).shutdown_timeout(args.shutdown_timeout);
-    if let Some(w) = args.workers {
-        server = server.workers(w.max(1));
-    }
+    let limits = BodyLimits::new(
+        Duration::from_millis(args.body_timeout_ms.max(1)),
+        api::JSON_LIMIT,
+        args.max_large_bodies,
+        args.large_body_budget_mib.saturating_mul(1024 * 1024),
+    );
+    let workers = args
+        .workers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let server = HttpServer::new(move || api::app(data.clone(), limits.clone()))
+        .shutdown_timeout(args.shutdown_timeout)
+        .workers(workers)
+        // actix's cap is per worker.
+        .max_connections(args.max_connections.div_ceil(workers).max(1))
+        .client_request_timeout(Duration::from_millis(args.head_timeout_ms.max(1)))
+        .client_disconnect_timeout(Duration::from_secs(1));
     let server = server.bind(&args.listen)?;
     let addr = server
         .addrs()

@@ -167,6 +167,16 @@ impl Drop for TestApp {
 
 impl TestApp {
     pub async fn spawn(env: &Env) -> TestApp {
+        TestApp::spawn_with(env, &[]).await
+    }
+
+    /// The process id of the server.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Starts the service with further `serve` flags.
+    pub async fn spawn_with(env: &Env, extra: &[&str]) -> TestApp {
         let flags = env.store_flags();
         let log_path = env.logs.path().join(format!("serve-{}.log", random_hex(4)));
         let log = File::create(&log_path).expect("log file");
@@ -174,6 +184,7 @@ impl TestApp {
             .arg("serve")
             .args(["--listen", "127.0.0.1:0", "--workers", "2"])
             .args(&flags)
+            .args(extra)
             .env("RUST_LOG", "info")
             .env_remove("DATABASE_URL")
             .env_remove("AUDIT_DATA_DIR")

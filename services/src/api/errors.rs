@@ -66,6 +66,7 @@ error_codes! {
     NotAsked             => "not_asked",              CONFLICT,               "The pending shuffle asks this seat for no client seed (it is out of play)";
     EntropyWindowOpen    => "entropy_window_open",    CONFLICT,               "The seats asked may still add client seeds: a seat may deal once the table's deadline has passed";
     IdempotencyInFlight  => "idempotency_in_flight",  CONFLICT,               "A request with this Idempotency-Key is being handled";
+    BodyTimeout          => "body_timeout",           REQUEST_TIMEOUT,        "The body did not arrive in time";
     PayloadTooLarge      => "payload_too_large",      PAYLOAD_TOO_LARGE,      "The body is too large";
     IllegalAction        => "illegal_action",         UNPROCESSABLE_ENTITY,   "The rules do not allow this action";
     BadPlayerSignature   => "bad_player_signature",   UNPROCESSABLE_ENTITY,   "The player signature does not verify";
@@ -75,6 +76,7 @@ error_codes! {
     IdempotencyKeyReused => "idempotency_key_reused", UNPROCESSABLE_ENTITY,   "The Idempotency-Key was used for another request";
     Internal             => "internal",               INTERNAL_SERVER_ERROR,  "Internal error";
     Unavailable          => "unavailable",            SERVICE_UNAVAILABLE,    "The storage is unavailable; retry later";
+    Busy                 => "busy",                   SERVICE_UNAVAILABLE,    "The server is receiving as many large bodies as it takes at once; retry later";
 }
 
 /// The `type` URI of a code's problems.
@@ -183,6 +185,13 @@ impl ResponseError for ApiError {
         if self.code == Code::Unauthorized {
             res.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
         }
+        if let Some(secs) = self.extra.get("retry_after_s").and_then(Value::as_u64) {
+            res.insert_header((header::RETRY_AFTER, secs.to_string()));
+        }
+        if self.code == Code::BodyTimeout {
+            // The rest of the body may still be on its way: never read it as a next request.
+            res.insert_header((header::CONNECTION, "close"));
+        }
         res.body(self.body().to_string())
     }
 }
@@ -202,6 +211,7 @@ impl From<StoreError> for ApiError {
             StoreError::Unavailable(cause) => {
                 tracing::warn!(cause = %cause, "storage unavailable");
                 ApiError::new(Code::Unavailable, "the storage is unavailable; retry later")
+                    .with("retry_after_s", 1)
             }
             other => ApiError::internal(other),
         }

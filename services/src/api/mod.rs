@@ -18,13 +18,13 @@ use std::time::Instant;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{Payload, Service as _, ServiceFactory, ServiceRequest, ServiceResponse};
-use actix_web::error::PayloadError;
 use actix_web::web::{self, Bytes};
 use actix_web::{App, FromRequest, HttpRequest, HttpResponse};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::idempotency::IdemKey;
+use crate::limits::BodyLimits;
 use crate::Service;
 use errors::{ApiError, ApiResult, Code};
 
@@ -33,13 +33,24 @@ pub const JSON_LIMIT: usize = 64 * 1024;
 /// Largest bundle accepted by `POST /v1/verify`.
 pub const BUNDLE_LIMIT: usize = 16 * 1024 * 1024;
 
-fn payload_error(e: actix_web::Error) -> ApiError {
-    match e.as_error::<PayloadError>() {
-        Some(PayloadError::Overflow) => ApiError::new(
-            Code::PayloadTooLarge,
-            "the body is too large (JSON bodies: at most 64 KiB; bundles: at most 16 MiB)",
-        ),
-        _ => ApiError::new(Code::InvalidJson, "the body could not be read"),
+/// The largest body a route takes (app data; [`JSON_LIMIT`] where a route sets none).
+#[derive(Clone, Copy, Debug)]
+pub struct BodyLimit(pub usize);
+
+/// Reads the request's body under the server's [`BodyLimits`]: room for a large body is
+/// taken (or `503 busy` answered) before anything is read, then the body is read as it
+/// arrives within the deadline.
+fn read_body(
+    req: &HttpRequest,
+    payload: &mut Payload,
+) -> impl Future<Output = ApiResult<Bytes>> + 'static {
+    let limits = req.app_data::<BodyLimits>().cloned().unwrap_or_default();
+    let limit = req.app_data::<BodyLimit>().map_or(JSON_LIMIT, |l| l.0);
+    let room = limits.admit(req, limit);
+    let mut payload = payload.take();
+    async move {
+        let _room = room?;
+        limits.read(&mut payload, limit).await
     }
 }
 
@@ -51,8 +62,8 @@ impl FromRequest for Raw {
     type Future = Pin<Box<dyn Future<Output = ApiResult<Raw>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let fut = Bytes::from_request(req, payload);
-        Box::pin(async move { fut.await.map(Raw).map_err(payload_error) })
+        let fut = read_body(req, payload);
+        Box::pin(async move { fut.await.map(Raw) })
     }
 }
 
@@ -70,7 +81,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for Post<T> {
     type Future = Pin<Box<dyn Future<Output = ApiResult<Post<T>>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let fut = Bytes::from_request(req, payload);
+        let fut = read_body(req, payload);
         let header = req
             .headers()
             .get("Idempotency-Key")
@@ -78,7 +89,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for Post<T> {
         let method = req.method().as_str().to_string();
         let path = req.path().to_string();
         Box::pin(async move {
-            let bytes = fut.await.map_err(payload_error)?;
+            let bytes = fut.await?;
             let value: Value = if bytes.iter().all(u8::is_ascii_whitespace) {
                 Value::Object(serde_json::Map::new())
             } else {
@@ -170,7 +181,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .service(resource("/hands/{hand_id}/bundle").route(web::get().to(hands::bundle)))
                 .service(
                     resource("/verify")
-                        .app_data(web::PayloadConfig::new(BUNDLE_LIMIT))
+                        .app_data(BodyLimit(BUNDLE_LIMIT))
                         .route(web::post().to(verify::verify)),
                 ),
         );
@@ -179,6 +190,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 /// The application: shared state, limits, error mapping, metrics and access logs, routes.
 pub fn app(
     svc: web::Data<Service>,
+    limits: BodyLimits,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -191,7 +203,7 @@ pub fn app(
     let metrics = svc.metrics.clone();
     App::new()
         .app_data(svc)
-        .app_data(web::PayloadConfig::new(JSON_LIMIT))
+        .app_data(limits)
         .app_data(
             web::QueryConfig::default()
                 .error_handler(|e, _| ApiError::new(Code::InvalidQuery, e.to_string()).into()),
