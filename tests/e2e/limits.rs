@@ -159,8 +159,9 @@ async fn stalled_uploads(env: Env) {
     // normal upload goes through.
     tokio::time::sleep(Duration::from_millis(DEADLINE_MS + 1000)).await;
     let after = rss_kib(app.pid());
-    // What the connections held is given back; glibc keeps some of its freed heap (about
-    // 15 MiB of the 80 MiB here), so "back" means within a third of the peak's growth.
+    // What the connections held is given back; the allocator (mimalloc) keeps some freed
+    // pages for reuse (about 15 MiB of the 80 MiB here), so "back" means within a third of
+    // the peak's growth.
     assert!(
         after < before + (during - before) / 3,
         "memory before {before} KiB, with {STALLED} stalled uploads {during} KiB, after {after} KiB"
