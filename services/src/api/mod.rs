@@ -12,6 +12,7 @@ pub mod openapi;
 pub mod tables;
 pub mod verify;
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Instant;
@@ -25,6 +26,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::idempotency::IdemKey;
+use crate::metrics::UNMATCHED_ROUTE;
 use crate::Service;
 use errors::{ApiError, ApiResult, Code};
 
@@ -204,7 +206,8 @@ pub fn app(
         .default_service(web::to(not_found))
         .wrap_fn(move |req, srv| {
             let start = Instant::now();
-            let method = req.method().as_str().to_string();
+            // Only the method's first characters are kept: a client may send any token.
+            let method = clip(req.method().as_str(), LOGGED_METHOD_CHARS).into_owned();
             let metrics = metrics.clone();
             let fut = srv.call(req);
             async move {
@@ -212,19 +215,13 @@ pub fn app(
                 let route = res
                     .request()
                     .match_pattern()
-                    .unwrap_or_else(|| "unmatched".to_string());
+                    .unwrap_or_else(|| UNMATCHED_ROUTE.to_string());
                 let status = res.status().as_u16();
                 let secs = start.elapsed().as_secs_f64();
-                metrics
-                    .requests
-                    .with_label_values(&[method.as_str(), route.as_str(), &status.to_string()])
-                    .inc();
-                metrics
-                    .request_seconds
-                    .with_label_values(&[route.as_str()])
-                    .observe(secs);
+                metrics.observe_request(&method, &route, status, secs);
                 // The route pattern and the error code, never the path's query, a header
-                // or a body: no token or secret can reach the log.
+                // or a body: no token or secret can reach the log. The method is cut to
+                // a few characters.
                 let code = res
                     .response()
                     .error()
@@ -241,4 +238,29 @@ pub fn app(
                 Ok(res)
             }
         })
+}
+
+/// How many characters of a request's method an access log line keeps.
+const LOGGED_METHOD_CHARS: usize = 24;
+
+/// `s` cut to at most `max` characters (an ellipsis marks a cut), with anything that is
+/// not printable ASCII escaped, for a log line that holds what a client sent.
+pub fn clip(s: &str, max: usize) -> Cow<'_, str> {
+    let printable = |c: char| c.is_ascii_graphic() || c == ' ';
+    if s.chars().count() <= max && s.chars().all(printable) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == max {
+            out.push('…');
+            break;
+        }
+        if printable(c) {
+            out.push(c);
+        } else {
+            out.extend(c.escape_default());
+        }
+    }
+    Cow::Owned(out)
 }
