@@ -1,8 +1,11 @@
-//! Production hygiene (issue 10): what a client sends cannot grow the metrics or the log.
+//! Production hygiene (issue 10): what a client sends cannot grow the metrics or the log;
+//! bodies are objects.
 
 use reqwest::{Method, StatusCode};
+use serde_json::json;
 
-use crate::harness::{ok, random_hex, run, Env, Store, TestApp};
+use crate::harness::{hand_state, ok, problem_at, random_hex, run, Env, Store, TestApp};
+use crate::play::{create_table, start_hand};
 
 // ---------------------------------------------------------------------------------------
 // Metrics and access logs
@@ -90,4 +93,87 @@ async fn pg_made_up_methods_leave_metrics_and_log_bounded() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn embedded_made_up_methods_leave_metrics_and_log_bounded() {
     run(Store::Embedded, made_up_methods).await;
+}
+
+// ---------------------------------------------------------------------------------------
+// Bodies
+
+async fn bodies(env: Env) {
+    let app = TestApp::spawn(&env).await;
+    let (_, admin) = app.create_club("Kish");
+    let table = create_table(&app, &admin, 3).await;
+    let seat = table.tokens[0].as_str();
+    let hand_body = start_hand(&app, &admin, &table).await;
+    let hand = hand_body["hand_id"].as_str().unwrap().to_string();
+    let before = hand_state(&app, &admin, &hand).await;
+    // The bank offer is pending: a running hand that a start would not replace.
+    let t = &table.id;
+    let writes: Vec<(String, &str)> = vec![
+        ("/v1/tables".into(), admin.as_str()),
+        ("/v1/keys/auditor".into(), admin.as_str()),
+        (format!("/v1/tables/{t}/hands"), admin.as_str()),
+        (format!("/v1/hands/{hand}/entropy"), seat),
+        (format!("/v1/hands/{hand}/deal"), admin.as_str()),
+        (format!("/v1/hands/{hand}/actions"), seat),
+        (format!("/v1/hands/{hand}/abandon"), admin.as_str()),
+    ];
+    for (path, token) in &writes {
+        for body in ["[]", "[{}]", "\"{}\"", "1", "true", "null"] {
+            let r = app
+                .post_raw(path, Some(token), body.as_bytes().to_vec())
+                .await;
+            problem_at(
+                &r,
+                StatusCode::BAD_REQUEST,
+                "invalid_json",
+                &format!("POST {path} {body}"),
+            );
+        }
+    }
+    // Nested objects too: a seat or a player signature as an array.
+    for (path, token, body) in [
+        (
+            "/v1/tables".to_string(),
+            admin.as_str(),
+            json!({"game": "bist-o-yek", "seats": [["Dariush", null], ["Shirin", null]]}),
+        ),
+        (
+            format!("/v1/hands/{hand}/actions"),
+            seat,
+            json!({"action": {"type": "accept_bank"}, "expected_seq": 1,
+                   "player_sig": ["ed25519:0000000000000000", "00"]}),
+        ),
+    ] {
+        let r = app.post(&path, Some(token), body.clone()).await;
+        problem_at(
+            &r,
+            StatusCode::BAD_REQUEST,
+            "invalid_json",
+            &format!("POST {path} {body}"),
+        );
+    }
+    let r = app.post_raw("/v1/verify", None, b"[]".to_vec()).await;
+    problem_at(
+        &r,
+        StatusCode::BAD_REQUEST,
+        "bundle_unreadable",
+        "verify []",
+    );
+
+    // Nothing happened: one table, one key more than none, the same hand.
+    assert_eq!(hand_state(&app, &admin, &hand).await, before);
+    let tables = app.get("/v1/tables", Some(&admin)).await;
+    assert_eq!(tables.body["tables"].as_array().unwrap().len(), 1);
+    let listed = app.get("/v1/hands", Some(&admin)).await;
+    assert_eq!(listed.body["hands"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_bodies_must_be_objects() {
+    run(Store::Pg, bodies).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_bodies_must_be_objects() {
+    run(Store::Embedded, bodies).await;
 }

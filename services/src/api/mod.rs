@@ -9,6 +9,7 @@ pub mod hands;
 pub mod health;
 pub mod history;
 pub mod openapi;
+pub mod strict;
 pub mod tables;
 pub mod verify;
 
@@ -58,8 +59,9 @@ impl FromRequest for Raw {
     }
 }
 
-/// A JSON body (at most 64 KiB; an empty body reads as `{}`) with the request's
-/// `Idempotency-Key`.
+/// A JSON object body (at most 64 KiB; an empty body reads as `{}`) with the request's
+/// `Idempotency-Key`. Anything else (an array, a string, …) is `400 invalid_json`, and so
+/// is an array where a nested object is expected ([`strict`]).
 pub struct Post<T> {
     /// The body.
     pub body: T,
@@ -87,6 +89,12 @@ impl<T: DeserializeOwned + 'static> FromRequest for Post<T> {
                 serde_json::from_slice(&bytes)
                     .map_err(|e| ApiError::new(Code::InvalidJson, format!("not JSON: {e}")))?
             };
+            if !value.is_object() {
+                return Err(ApiError::new(
+                    Code::InvalidJson,
+                    "the body must be a JSON object",
+                ));
+            }
             if crate::has_nul(&value) {
                 return Err(ApiError::new(
                     Code::InvalidJson,
@@ -104,7 +112,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for Post<T> {
                 }
             };
             let idem = IdemKey::parse(header.as_deref(), &method, &path, &value)?;
-            let body = serde_json::from_value(value)
+            let body = strict::from_value(&value)
                 .map_err(|e| ApiError::new(Code::InvalidJson, e.to_string()))?;
             Ok(Post { body, idem })
         })
