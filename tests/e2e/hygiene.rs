@@ -1,5 +1,5 @@
 //! Production hygiene (issue 10): what a client sends cannot grow the metrics or the log;
-//! bodies are objects.
+//! bodies are objects; unknown query parameters are refused.
 
 use reqwest::{Method, StatusCode};
 use serde_json::json;
@@ -176,4 +176,89 @@ async fn pg_bodies_must_be_objects() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn embedded_bodies_must_be_objects() {
     run(Store::Embedded, bodies).await;
+}
+
+// ---------------------------------------------------------------------------------------
+// Queries
+
+async fn queries(env: Env) {
+    let app = TestApp::spawn(&env).await;
+    let (_, admin) = app.create_club("Kish");
+    let table = create_table(&app, &admin, 2).await;
+    let hand = start_hand(&app, &admin, &table).await["hand_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let t = &table.id;
+    let gets = [
+        "/healthz".to_string(),
+        "/readyz".into(),
+        "/metrics".into(),
+        "/v1/openapi.json".into(),
+        "/v1/keys".into(),
+        "/v1/me".into(),
+        "/v1/tables".into(),
+        format!("/v1/tables/{t}"),
+        format!("/v1/tables/{t}/scoreboard"),
+        format!("/v1/tables/{t}/bundle"),
+        "/v1/hands".into(),
+        format!("/v1/hands/{hand}"),
+        format!("/v1/hands/{hand}/legal-actions"),
+        format!("/v1/hands/{hand}/events"),
+        format!("/v1/hands/{hand}/replay"),
+        format!("/v1/hands/{hand}/bundle"),
+    ];
+    for path in &gets {
+        for query in ["bogus=1", "bogus=&limit=5", "bogus"] {
+            let r = app.get(&format!("{path}?{query}"), Some(&admin)).await;
+            problem_at(
+                &r,
+                StatusCode::BAD_REQUEST,
+                "invalid_query",
+                &format!("GET {path}?{query}"),
+            );
+            assert_eq!(r.body["parameter"], "bogus", "{path}?{query}: {}", r.text);
+            assert!(
+                r.body["detail"]
+                    .as_str()
+                    .is_some_and(|d| d.contains("unknown query parameter `bogus`")),
+                "{path}?{query}: {}",
+                r.text
+            );
+        }
+    }
+    // A write with a query string is refused before it writes.
+    let r = app
+        .post(
+            &format!("/v1/tables/{t}/hands?force=1"),
+            Some(&admin),
+            json!({}),
+        )
+        .await;
+    problem_at(
+        &r,
+        StatusCode::BAD_REQUEST,
+        "invalid_query",
+        "POST …/hands?force=1",
+    );
+    // The documented parameters still work, and an empty query string is no parameter.
+    for path in [
+        "/v1/hands?limit=5&status=in_progress".to_string(),
+        format!("/v1/hands/{hand}/events?from=0&limit=10"),
+        format!("/v1/hands/{hand}/replay?step=0"),
+        "/v1/tables?".into(),
+        format!("/v1/hands/{hand}?"),
+    ] {
+        ok(&app.get(&path, Some(&admin)).await, StatusCode::OK, &path);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_unknown_query_parameters_are_refused() {
+    run(Store::Pg, queries).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_unknown_query_parameters_are_refused() {
+    run(Store::Embedded, queries).await;
 }

@@ -117,6 +117,9 @@ pub struct Problem {
     /// `seq_conflict`: the hand's next seq.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_seq: Option<u64>,
+    /// `invalid_query`: the unknown query parameter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parameter: Option<String>,
 }
 
 impl ApiError {

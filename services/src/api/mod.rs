@@ -20,9 +20,10 @@ use std::time::Instant;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{Payload, Service as _, ServiceFactory, ServiceRequest, ServiceResponse};
-use actix_web::error::PayloadError;
+use actix_web::error::{PayloadError, QueryPayloadError};
 use actix_web::web::{self, Bytes};
 use actix_web::{App, FromRequest, HttpRequest, HttpResponse};
+use futures_util::future::{ready, Either};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -135,9 +136,58 @@ async fn method_not_allowed() -> ApiResult<HttpResponse> {
     ))
 }
 
-/// A resource whose unmatched methods answer 405 as problem+json.
-fn resource(path: &str) -> actix_web::Resource {
+/// A query string that the route's query struct (`deny_unknown_fields`) refused, as a
+/// problem naming the parameter: `unknown query parameter `x`, expected one of …`.
+fn query_error(e: &QueryPayloadError) -> ApiError {
+    let QueryPayloadError::Deserialize(e) = e else {
+        return ApiError::new(Code::InvalidQuery, "the query string could not be read");
+    };
+    let text = e.to_string();
+    // serde's wording for an unknown member: "unknown field `x`, expected …".
+    let unknown = text
+        .strip_prefix("unknown field `")
+        .and_then(|rest| rest.split_once('`'));
+    match unknown {
+        Some((name, rest)) => {
+            let rest = match rest {
+                ", there are no fields" => ": this route takes no query parameters",
+                expected => expected,
+            };
+            ApiError::new(
+                Code::InvalidQuery,
+                format!("unknown query parameter `{}`{rest}", clip(name, 64)),
+            )
+            .with("parameter", clip(name, 64).into_owned())
+        }
+        None => ApiError::new(Code::InvalidQuery, clip(&text, 300).into_owned()),
+    }
+}
+
+/// A resource whose unmatched methods answer 405 as problem+json, for a route that takes
+/// a query: its handler reads it with `web::Query` of a `deny_unknown_fields` struct.
+fn resource_with_query(path: &str) -> actix_web::Resource {
     web::resource(path).default_service(web::to(method_not_allowed))
+}
+
+/// A resource whose unmatched methods answer 405 as problem+json, for a route that takes
+/// no query parameter: any is `400 invalid_query`.
+fn resource(
+    path: &str,
+) -> actix_web::Resource<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    resource_with_query(path).wrap_fn(|req, srv| {
+        match web::Query::<Empty>::from_query(req.query_string()) {
+            Ok(_) => Either::Left(srv.call(req)),
+            Err(e) => Either::Right(ready(Ok(req.error_response(query_error(&e))))),
+        }
+    })
 }
 
 /// Every route.
@@ -165,7 +215,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     resource("/tables/{table_id}/bundle").route(web::get().to(tables::match_file)),
                 )
                 .service(resource("/tables/{table_id}/hands").route(web::post().to(hands::start)))
-                .service(resource("/hands").route(web::get().to(history::list)))
+                .service(resource_with_query("/hands").route(web::get().to(history::list)))
                 .service(resource("/hands/{hand_id}").route(web::get().to(hands::get)))
                 .service(resource("/hands/{hand_id}/entropy").route(web::post().to(hands::entropy)))
                 .service(resource("/hands/{hand_id}/deal").route(web::post().to(hands::deal)))
@@ -175,8 +225,14 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 )
                 .service(resource("/hands/{hand_id}/actions").route(web::post().to(hands::act)))
                 .service(resource("/hands/{hand_id}/abandon").route(web::post().to(hands::abandon)))
-                .service(resource("/hands/{hand_id}/events").route(web::get().to(hands::events)))
-                .service(resource("/hands/{hand_id}/replay").route(web::get().to(hands::replay)))
+                .service(
+                    resource_with_query("/hands/{hand_id}/events")
+                        .route(web::get().to(hands::events)),
+                )
+                .service(
+                    resource_with_query("/hands/{hand_id}/replay")
+                        .route(web::get().to(hands::replay)),
+                )
                 .service(resource("/hands/{hand_id}/bundle").route(web::get().to(hands::bundle)))
                 .service(
                     resource("/verify")
@@ -202,10 +258,7 @@ pub fn app(
     App::new()
         .app_data(svc)
         .app_data(web::PayloadConfig::new(JSON_LIMIT))
-        .app_data(
-            web::QueryConfig::default()
-                .error_handler(|e, _| ApiError::new(Code::InvalidQuery, e.to_string()).into()),
-        )
+        .app_data(web::QueryConfig::default().error_handler(|e, _| query_error(&e).into()))
         .app_data(
             web::PathConfig::default()
                 .error_handler(|e, _| ApiError::new(Code::NotFound, e.to_string()).into()),
