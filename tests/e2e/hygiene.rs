@@ -1,10 +1,13 @@
 //! Production hygiene (issue 10): what a client sends cannot grow the metrics or the log;
-//! bodies are objects; unknown query parameters are refused.
+//! bodies are objects; unknown query parameters are refused; display names are NFC and
+//! visible.
+
+use std::process::Command;
 
 use reqwest::{Method, StatusCode};
-use serde_json::json;
+use serde_json::{json, Value};
 
-use crate::harness::{hand_state, ok, problem_at, random_hex, run, Env, Store, TestApp};
+use crate::harness::{hand_state, ok, problem_at, random_hex, run, Env, Store, TestApp, BIN};
 use crate::play::{create_table, start_hand};
 
 // ---------------------------------------------------------------------------------------
@@ -261,4 +264,140 @@ async fn pg_unknown_query_parameters_are_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn embedded_unknown_query_parameters_are_refused() {
     run(Store::Embedded, queries).await;
+}
+
+// ---------------------------------------------------------------------------------------
+// Display names
+
+/// `s` percent-encoded for a query string (every byte but ASCII letters and digits).
+fn query_value(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+async fn names(env: Env) {
+    let app = TestApp::spawn(&env).await;
+    let (_, admin) = app.create_club("Kish");
+
+    // Decomposed in, composed out; Persian's half-space kept; white space around trimmed.
+    let persian = "علی\u{200C}رضا";
+    let t = app
+        .post(
+            "/v1/tables",
+            Some(&admin),
+            json!({"game": "bist-o-yek",
+                   "seats": [{"player": "Jose\u{301}"}, {"player": format!("  {persian} ")}]}),
+        )
+        .await;
+    ok(&t, StatusCode::CREATED, "a table with a decomposed name");
+    assert_eq!(t.body["seats"][0]["player"], "Jos\u{e9}", "{}", t.text);
+    assert_eq!(t.body["seats"][1]["player"], persian, "{}", t.text);
+    let table = t.body["table_id"].as_str().unwrap().to_string();
+    let read = app.get(&format!("/v1/tables/{table}"), Some(&admin)).await;
+    ok(&read, StatusCode::OK, "the table");
+    assert_eq!(read.body["seats"][0]["player"], "Jos\u{e9}");
+    assert_eq!(read.body["seats"][1]["player"], persian);
+    let h = app
+        .post(
+            &format!("/v1/tables/{table}/hands"),
+            Some(&admin),
+            json!({}),
+        )
+        .await;
+    ok(&h, StatusCode::CREATED, "start a hand");
+    // The history finds the player by either spelling.
+    for spelling in ["Jose\u{301}", "Jos\u{e9}"] {
+        let found = app
+            .get(
+                &format!("/v1/hands?player={}", query_value(spelling)),
+                Some(&admin),
+            )
+            .await;
+        ok(&found, StatusCode::OK, "history by player");
+        let hands = found.body["hands"].as_array().unwrap();
+        assert_eq!(hands.len(), 1, "{spelling:?}: {}", found.text);
+        assert_eq!(hands[0]["players"][0], "Jos\u{e9}");
+    }
+
+    // Refused: 400 naming the field and the problem; nothing is created.
+    for (name, says) in [
+        ("Ali\u{202E}azeR", "U+202E"),
+        ("Ali\u{2066}Reza\u{2069}", "U+2066"),
+        ("Ali\u{200F}", "U+200F"),
+        ("Ali\u{200B}Reza", "U+200B"),
+        ("Ali\u{FEFF}", "U+FEFF"),
+        ("Ali\u{2060}Reza", "U+2060"),
+        ("Ali\u{7}", "control"),
+        ("   ", "empty"),
+        ("", "empty"),
+        ("\u{200C}Ali", "U+200C"),
+        ("Ali\u{200C}Reza", "U+200C"),
+        ("علی\u{200C} رضا", "U+200C"),
+    ] {
+        let r = app
+            .post(
+                "/v1/tables",
+                Some(&admin),
+                json!({"game": "bist-o-yek", "seats": [{"player": "Dariush"}, {"player": name}]}),
+            )
+            .await;
+        problem_at(
+            &r,
+            StatusCode::BAD_REQUEST,
+            "invalid_name",
+            &format!("{name:?}"),
+        );
+        assert_eq!(r.body["field"], "seats[1].player", "{}", r.text);
+        let detail = r.body["detail"].as_str().unwrap();
+        assert!(
+            detail.starts_with("seats[1].player ") && detail.contains(says),
+            "{name:?}: {detail}"
+        );
+    }
+    let tables = app.get("/v1/tables", Some(&admin)).await;
+    assert_eq!(tables.body["tables"].as_array().unwrap().len(), 1);
+
+    // Club names, through the command line.
+    let club = |name: &str| {
+        Command::new(BIN)
+            .args(["club", "create", "--name", name, "--json"])
+            .args(env.store_flags())
+            .env("RUST_LOG", "warn")
+            .env_remove("DATABASE_URL")
+            .output()
+            .expect("run audit-service")
+    };
+    let made = club("Cafe\u{301} Kish");
+    assert!(made.status.success(), "{made:?}");
+    let v: Value = serde_json::from_slice(&made.stdout).expect("--json");
+    assert_eq!(v["name"], "Caf\u{e9} Kish");
+    for (name, says) in [
+        ("Kish\u{202E}", "U+202E"),
+        ("Kish\u{200B}", "U+200B"),
+        (" ", "empty"),
+    ] {
+        let refused = club(name);
+        let err = String::from_utf8_lossy(&refused.stderr);
+        assert!(
+            !refused.status.success() && err.contains("name") && err.contains(says),
+            "{name:?}: {refused:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_names_are_nfc_and_visible() {
+    run(Store::Pg, names).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_names_are_nfc_and_visible() {
+    run(Store::Embedded, names).await;
 }
