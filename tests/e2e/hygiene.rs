@@ -1,7 +1,9 @@
 //! Production hygiene (issue 10): what a client sends cannot grow the metrics or the log;
 //! bodies are objects; unknown query parameters are refused; display names are NFC and
-//! visible.
+//! visible; the embedded store's files are the owner's only.
 
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
 use std::process::Command;
 
 use reqwest::{Method, StatusCode};
@@ -400,4 +402,45 @@ async fn pg_names_are_nfc_and_visible() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn embedded_names_are_nfc_and_visible() {
     run(Store::Embedded, names).await;
+}
+
+// ---------------------------------------------------------------------------------------
+// The embedded store's files
+
+fn mode(path: &Path) -> u32 {
+    std::fs::metadata(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .permissions()
+        .mode()
+        & 0o777
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_database_files_are_the_owners_only() {
+    run(Store::Embedded, |env: Env| async move {
+        let app = TestApp::spawn(&env).await;
+        let (_, admin) = app.create_club("Kish");
+        create_table(&app, &admin, 2).await;
+        // The running service holds the database open: its WAL and shared memory exist.
+        for name in ["dealer.db", "dealer.db-wal", "dealer.db-shm"] {
+            let path = app.data_dir.join(name);
+            assert_eq!(mode(&path), 0o600, "{name} is {:o}", mode(&path));
+        }
+
+        // A data folder the store creates is 0700, parents included.
+        let fresh = env.data.path().join("made").join("here");
+        let out = Command::new(BIN)
+            .args(["migrate", "--data-dir"])
+            .arg(&fresh)
+            .env("RUST_LOG", "warn")
+            .env_remove("DATABASE_URL")
+            .output()
+            .expect("run audit-service migrate");
+        assert!(out.status.success(), "{out:?}");
+        for dir in [fresh.parent().unwrap(), fresh.as_path()] {
+            assert_eq!(mode(dir), 0o700, "{} is {:o}", dir.display(), mode(dir));
+        }
+        assert_eq!(mode(&fresh.join("dealer.db")), 0o600);
+    })
+    .await;
 }
