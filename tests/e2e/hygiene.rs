@@ -1,6 +1,7 @@
 //! Production hygiene (issue 10): what a client sends cannot grow the metrics or the log;
 //! bodies are objects; unknown query parameters are refused; display names are NFC and
-//! visible; the embedded store's files are the owner's only.
+//! visible; the embedded store's files are the owner's only; the API description passes a
+//! standard OpenAPI 3.1 validator.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -9,7 +10,9 @@ use std::process::Command;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use crate::harness::{hand_state, ok, problem_at, random_hex, run, Env, Store, TestApp, BIN};
+use crate::harness::{
+    hand_state, ok, problem_at, random_hex, run, write_temp, Env, Store, TestApp, BIN,
+};
 use crate::play::{create_table, start_hand};
 
 // ---------------------------------------------------------------------------------------
@@ -441,6 +444,39 @@ async fn embedded_database_files_are_the_owners_only() {
             assert_eq!(mode(dir), 0o700, "{} is {:o}", dir.display(), mode(dir));
         }
         assert_eq!(mode(&fresh.join("dealer.db")), 0o600);
+    })
+    .await;
+}
+
+// ---------------------------------------------------------------------------------------
+// The API description
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn openapi_passes_a_standard_validator() {
+    run(Store::Embedded, |env: Env| async move {
+        let app = TestApp::spawn(&env).await;
+        let spec = app.get("/v1/openapi.json", None).await;
+        ok(&spec, StatusCode::OK, "openapi");
+        let file = write_temp(&spec.body);
+        let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/python/check_openapi.py");
+        let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+        let out = Command::new(&python)
+            .arg(&script)
+            .arg(file.path())
+            .output()
+            .unwrap_or_else(|e| panic!("{python} must run for this test: {e}"));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !stderr.contains("No module named 'openapi_spec_validator'"),
+            "the validator is not installed: python3 -m pip install -r tests/python/requirements.txt"
+        );
+        assert!(
+            out.status.success(),
+            "/v1/openapi.json fails OpenAPI 3.1 validation:\n{stdout}\n{stderr}"
+        );
+        assert!(stdout.trim_end().ends_with("1 passed, 0 failed"), "{stdout}");
     })
     .await;
 }
