@@ -2,7 +2,8 @@
 # Runs every test on a fresh Debian machine, doing its own set-up first:
 #  - installs PostgreSQL if it is missing and starts it if it is not running
 #    (fails loudly, never skips, when it cannot);
-#  - installs the Python package the independent shuffle checker needs;
+#  - installs the Python packages the independent shuffle checker and the OpenAPI
+#    validation (run by an end-to-end test) need;
 #  - runs the independent Python re-derivation of the shuffle test vectors;
 #  - runs the whole cargo workspace's tests (unit, property, end-to-end against
 #    PostgreSQL and the embedded store).
@@ -53,7 +54,8 @@ if ! psql "$PGURL" -Atqc 'select 1' >/dev/null 2>&1; then
 fi
 
 say "independent shuffle check (Python, hashlib + cryptography's ChaCha20)"
-if ! python3 -c 'import cryptography, rfc8785' 2>/dev/null; then
+# openapi-spec-validator is for the end-to-end test that validates /v1/openapi.json.
+if ! python3 -c 'import cryptography, rfc8785, openapi_spec_validator' 2>/dev/null; then
   if ! python3 -m pip --version >/dev/null 2>&1; then
     say "pip is not installed: installing it"
     export DEBIAN_FRONTEND=noninteractive

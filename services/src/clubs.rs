@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 use crate::api::errors::{ApiError, ApiResult, Code};
 use crate::auth::{new_token, random_id, token_from, Caller, NewToken, API_KEY_PREFIX};
 use crate::idempotency::{IdemCtx, Reply};
+use crate::names::display_name;
 use crate::store::{ApiKeyRow, ClubRow, KeyRole, Store, StoreError};
 use crate::{now_ms, Service};
 
@@ -44,18 +45,12 @@ fn now() -> i64 {
     i64::try_from(now_ms()).unwrap_or(i64::MAX)
 }
 
-/// Creates a club and its admin key.
+/// Creates a club and its admin key. The name is a display name ([`crate::names`]).
 pub async fn create_club(store: &dyn Store, name: &str) -> ApiResult<NewClub> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > MAX_NAME_LEN {
-        return Err(ApiError::new(
-            Code::InvalidJson,
-            format!("the club name must be 1 to {MAX_NAME_LEN} characters"),
-        ));
-    }
+    let name = display_name(name, MAX_NAME_LEN).map_err(|e| ApiError::invalid_name("name", &e))?;
     let club = ClubRow {
         club_id: random_id("c")?,
-        name: name.to_string(),
+        name,
         created_ms: now(),
     };
     let key = new_token(API_KEY_PREFIX)?;

@@ -71,7 +71,8 @@ impl From<HandRow> for HandSummary {
 pub struct HistoryQuery {
     /// Only this table's hands.
     pub table_id: Option<String>,
-    /// Only hands where a seat's player has this name.
+    /// Only hands where a seat's player has this name (compared in Unicode NFC, white
+    /// space around it trimmed, as names are stored).
     pub player: Option<String>,
     /// Only this game's hands.
     pub game: Option<String>,
@@ -147,7 +148,9 @@ fn judge(h: &HandRow, player: &str) -> Option<Judged> {
 }
 
 /// `GET /v1/hands`.
-pub async fn list(svc: &Service, caller: &Caller, q: HistoryQuery) -> ApiResult<HandPage> {
+pub async fn list(svc: &Service, caller: &Caller, mut q: HistoryQuery) -> ApiResult<HandPage> {
+    // Names are stored normalized: a decomposed spelling finds them too.
+    q.player = q.player.as_deref().map(crate::names::normalize);
     let texts = [
         &q.table_id,
         &q.player,

@@ -7,6 +7,7 @@
 //! * [`auth`]: API keys and seat tokens;
 //! * [`clubs`], [`tables`], [`hands`], [`history`]: the domain the handlers call;
 //! * [`idempotency`]: `Idempotency-Key` handling;
+//! * [`names`]: display names (players, clubs): NFC, nothing invisible;
 //! * [`store`]: the event store;
 //! * [`api`]: routes, extractors, errors, OpenAPI;
 //! * [`server`]: start-up and graceful shutdown;
@@ -25,6 +26,7 @@ pub mod idempotency;
 pub mod keys;
 pub mod limits;
 pub mod metrics;
+pub mod names;
 pub mod server;
 pub mod store;
 pub mod tables;

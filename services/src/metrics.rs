@@ -1,4 +1,9 @@
 //! Prometheus metrics: requests by route and status, append latency, conflicts, hands.
+//!
+//! Every label value comes from a closed set the service chooses, never from what a client
+//! sends: the matched route pattern or `unmatched`, a known method or `other`, a status
+//! class. A client cannot add series (a request with a made-up method name lands in
+//! `method="other"`).
 
 use prometheus::{
     Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, Opts, Registry,
@@ -9,10 +14,10 @@ use prometheus::{
 #[derive(Clone)]
 pub struct Metrics {
     registry: Registry,
-    /// `http_requests_total{method, route, status}`: route is the matched pattern.
-    pub requests: IntCounterVec,
+    /// `http_requests_total{method, route, status}`: see [`Metrics::observe_request`].
+    requests: IntCounterVec,
     /// `http_request_duration_seconds{route}`.
-    pub request_seconds: HistogramVec,
+    request_seconds: HistogramVec,
     /// `store_append_seconds{op}`: how long one atomic append (or hand creation) took.
     pub append_seconds: HistogramVec,
     /// `append_conflicts_total{kind}`: `seq` (optimistic concurrency) or `idempotency`.
@@ -35,12 +40,57 @@ impl std::fmt::Debug for Metrics {
     }
 }
 
+/// The route label of a request that matched no route.
+pub const UNMATCHED_ROUTE: &str = "unmatched";
+
+/// The methods that get their own `method` label; any other is `other`.
+const KNOWN_METHODS: [&str; 9] = [
+    "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "TRACE",
+];
+
+/// The `method` label: the method itself when it is one of HTTP's standard methods, else
+/// `other`.
+pub fn method_label(method: &str) -> &'static str {
+    KNOWN_METHODS
+        .iter()
+        .find(|m| **m == method)
+        .copied()
+        .unwrap_or("other")
+}
+
+/// The `status` label: the status class, `1xx` to `5xx` (`other` outside 100 to 599).
+pub fn status_class(status: u16) -> &'static str {
+    match status {
+        100..=199 => "1xx",
+        200..=299 => "2xx",
+        300..=399 => "3xx",
+        400..=499 => "4xx",
+        500..=599 => "5xx",
+        _ => "other",
+    }
+}
+
 impl Metrics {
+    /// Counts one request and its latency. `route` is the matched route pattern (the
+    /// routes are the service's own, so a closed set) or [`UNMATCHED_ROUTE`]; the method
+    /// and status are reduced to [`method_label`] and [`status_class`].
+    pub fn observe_request(&self, method: &str, route: &str, status: u16, secs: f64) {
+        self.requests
+            .with_label_values(&[method_label(method), route, status_class(status)])
+            .inc();
+        self.request_seconds
+            .with_label_values(&[route])
+            .observe(secs);
+    }
+
     /// Fresh metrics.
     pub fn new() -> Result<Metrics, prometheus::Error> {
         let registry = Registry::new();
         let requests = IntCounterVec::new(
-            Opts::new("http_requests_total", "HTTP requests by route and status"),
+            Opts::new(
+                "http_requests_total",
+                "HTTP requests by method (or other), route pattern (or unmatched) and status class",
+            ),
             &["method", "route", "status"],
         )?;
         let request_seconds = HistogramVec::new(
@@ -114,5 +164,44 @@ impl Metrics {
             return String::new();
         }
         String::from_utf8(buf).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_come_from_closed_sets() {
+        assert_eq!(method_label("GET"), "GET");
+        assert_eq!(method_label("POST"), "POST");
+        assert_eq!(method_label("get"), "other");
+        assert_eq!(method_label(&"X".repeat(5000)), "other");
+        assert_eq!(status_class(200), "2xx");
+        assert_eq!(status_class(201), "2xx");
+        assert_eq!(status_class(409), "4xx");
+        assert_eq!(status_class(503), "5xx");
+        assert_eq!(status_class(999), "other");
+    }
+
+    #[test]
+    fn made_up_methods_add_no_series() {
+        let m = Metrics::new().unwrap();
+        for i in 0..100 {
+            m.observe_request(&format!("M{i:0>200}"), UNMATCHED_ROUTE, 404, 0.001);
+        }
+        m.observe_request("GET", "/healthz", 200, 0.001);
+        let text = m.render();
+        let series = text
+            .lines()
+            .filter(|l| l.starts_with("http_requests_total{"))
+            .collect::<Vec<_>>();
+        assert_eq!(series.len(), 2, "{text}");
+        assert!(
+            text.contains(
+                r#"http_requests_total{method="other",route="unmatched",status="4xx"} 100"#
+            ),
+            "{text}"
+        );
     }
 }

@@ -13,6 +13,7 @@ use crate::api::errors::{ApiError, ApiResult, Code};
 use crate::auth::{new_token, random_id, Caller, Role, SEAT_TOKEN_PREFIX};
 use crate::history::HandSummary;
 use crate::idempotency::{IdemCtx, Reply};
+use crate::names::display_name;
 use crate::store::{HandFilter, HandStatus, SeatRow, TableRow};
 use crate::{now_ms, Service};
 
@@ -25,7 +26,10 @@ pub const SCOREBOARD_MAX_HANDS: usize = 5000;
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewSeat {
-    /// The player's name at the table (1 to 64 characters).
+    /// The player's name at the table: 1 to 64 characters, stored in Unicode NFC with
+    /// white space around it trimmed; no control, bidirectional or zero-width characters
+    /// (a zero-width non-joiner only between two Arabic-script letters). Else `400
+    /// invalid_name`.
     pub player: String,
     /// The player's Ed25519 public key (64 hex), to sign their own actions.
     pub public_key: Option<String>,
@@ -290,12 +294,8 @@ pub async fn create(
     let mut seats = Vec::with_capacity(n);
     let mut shown = Vec::with_capacity(n);
     for (i, s) in req.seats.into_iter().enumerate() {
-        let len = s.player.chars().count();
-        if len == 0 || len > MAX_PLAYER_LEN || s.player.chars().any(char::is_control) {
-            return Err(invalid(format!(
-                "seat {i}: player must be 1 to {MAX_PLAYER_LEN} characters, no control characters"
-            )));
-        }
+        let player = display_name(&s.player, MAX_PLAYER_LEN)
+            .map_err(|e| ApiError::invalid_name(&format!("seats[{i}].player"), &e))?;
         let public_key = s
             .public_key
             .as_deref()
@@ -309,14 +309,14 @@ pub async fn create(
         let seat = u8::try_from(i).map_err(ApiError::internal)?;
         seats.push(SeatRow {
             seat: i16::from(seat),
-            player: s.player.clone(),
+            player: player.clone(),
             token_id: token.id.clone(),
             token_hash: token.hash.clone(),
             public_key: public_key.clone(),
         });
         shown.push(SeatCreated {
             seat,
-            player: s.player,
+            player,
             public_key,
             token: token.token,
         });

@@ -12,6 +12,7 @@ mod errors;
 mod games;
 mod harness;
 mod health;
+mod hygiene;
 mod limits;
 mod play;
 mod smoke;

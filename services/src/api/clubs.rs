@@ -37,7 +37,7 @@ pub struct Me {
 }
 
 /// The service's public signing keys: trust these when verifying a bundle.
-#[utoipa::path(get, path = "/v1/keys", tag = "keys",
+#[utoipa::path(get, path = "/v1/keys", operation_id = "list_signing_keys", tag = "keys",
     responses((status = 200, body = Keys)))]
 pub async fn keys(svc: web::Data<Service>) -> HttpResponse {
     HttpResponse::Ok().json(Keys {
@@ -47,7 +47,7 @@ pub async fn keys(svc: web::Data<Service>) -> HttpResponse {
 }
 
 /// Adds an auditor key to the caller's club (admin). The key is shown only in this answer.
-#[utoipa::path(post, path = "/v1/keys/auditor", tag = "keys",
+#[utoipa::path(post, path = "/v1/keys/auditor", operation_id = "create_auditor_key", tag = "keys",
     request_body(content = Empty, description = "An empty object, or no body"),
     params(("Idempotency-Key" = Option<String>, Header, description = "Replays the same key on retry")),
     responses((status = 201, body = NewKey), (status = 401, body = Problem), (status = 403, body = Problem)),
@@ -64,7 +64,7 @@ pub async fn add_auditor(
 }
 
 /// Who the caller is.
-#[utoipa::path(get, path = "/v1/me", tag = "keys",
+#[utoipa::path(get, path = "/v1/me", operation_id = "get_caller", tag = "keys",
     responses((status = 200, body = Me), (status = 401, body = Problem)),
     security(("bearer" = [])))]
 pub async fn me(caller: Caller) -> HttpResponse {

@@ -49,6 +49,7 @@ macro_rules! error_codes {
 error_codes! {
     InvalidJson          => "invalid_json",           BAD_REQUEST,            "The body is not JSON of the expected shape";
     InvalidQuery         => "invalid_query",          BAD_REQUEST,            "A query parameter is invalid";
+    InvalidName          => "invalid_name",           BAD_REQUEST,            "A name is empty, too long or holds characters that cannot be shown";
     InvalidIdempotencyKey => "invalid_idempotency_key", BAD_REQUEST,          "The Idempotency-Key header is invalid";
     BundleUnreadable     => "bundle_unreadable",      BAD_REQUEST,            "The body is not a readable hand bundle";
     Unauthorized         => "unauthorized",           UNAUTHORIZED,           "Missing or invalid credentials";
@@ -119,6 +120,12 @@ pub struct Problem {
     /// `seq_conflict`: the hand's next seq.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_seq: Option<u64>,
+    /// `invalid_query`: the unknown query parameter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parameter: Option<String>,
+    /// `invalid_name`: the field, e.g. `seats[1].player`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
 }
 
 impl ApiError {
@@ -145,6 +152,11 @@ impl ApiError {
     /// A 403.
     pub fn forbidden(detail: impl Into<String>) -> Self {
         ApiError::new(Code::Forbidden, detail)
+    }
+
+    /// A 400 `invalid_name` naming the field and what is wrong with it.
+    pub fn invalid_name(field: &str, e: &crate::names::NameError) -> Self {
+        ApiError::new(Code::InvalidName, format!("{field} {e}")).with("field", field)
     }
 
     /// A 500. The cause is logged (it must not hold a secret), never answered.

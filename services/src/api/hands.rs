@@ -41,7 +41,7 @@ pub struct ReplayQuery {
 }
 
 /// Starts the next hand of the table's match (admin).
-#[utoipa::path(post, path = "/v1/tables/{table_id}/hands", tag = "hands",
+#[utoipa::path(post, path = "/v1/tables/{table_id}/hands", operation_id = "start_hand", tag = "hands",
     params(("table_id" = String, Path),
         ("Idempotency-Key" = Option<String>, Header, description = "Replays the first answer on retry")),
     request_body(content = super::Empty, description = "An empty object, or no body"),
@@ -61,7 +61,7 @@ pub async fn start(
 }
 
 /// A seat adds its client seed to the next shuffle (seat token).
-#[utoipa::path(post, path = "/v1/hands/{hand_id}/entropy", tag = "hands",
+#[utoipa::path(post, path = "/v1/hands/{hand_id}/entropy", operation_id = "add_client_seed", tag = "hands",
     params(("hand_id" = String, Path), ("Idempotency-Key" = Option<String>, Header)),
     request_body = EntropyRequest,
     responses((status = 200, body = Appended), (status = 403, body = Problem), (status = 404, body = Problem),
@@ -91,7 +91,7 @@ pub async fn entropy(
 
 /// Uses the pending committed shuffle now, with the client seeds given so far (admin or
 /// a seat of the table).
-#[utoipa::path(post, path = "/v1/hands/{hand_id}/deal", tag = "hands",
+#[utoipa::path(post, path = "/v1/hands/{hand_id}/deal", operation_id = "deal_pending_shuffle", tag = "hands",
     params(("hand_id" = String, Path), ("Idempotency-Key" = Option<String>, Header)),
     request_body = DealRequest,
     responses((status = 200, body = Appended), (status = 404, body = Problem),
@@ -111,7 +111,7 @@ pub async fn deal(
 }
 
 /// An action: a seat token acts for its seat, the admin key for the service.
-#[utoipa::path(post, path = "/v1/hands/{hand_id}/actions", tag = "hands",
+#[utoipa::path(post, path = "/v1/hands/{hand_id}/actions", operation_id = "submit_action", tag = "hands",
     params(("hand_id" = String, Path), ("Idempotency-Key" = Option<String>, Header)),
     request_body = ActionRequest,
     responses((status = 200, body = Appended), (status = 403, body = Problem), (status = 404, body = Problem),
@@ -136,7 +136,7 @@ pub async fn act(
 }
 
 /// Abandons the hand (admin); its seeds are revealed all the same.
-#[utoipa::path(post, path = "/v1/hands/{hand_id}/abandon", tag = "hands",
+#[utoipa::path(post, path = "/v1/hands/{hand_id}/abandon", operation_id = "abandon_hand", tag = "hands",
     params(("hand_id" = String, Path), ("Idempotency-Key" = Option<String>, Header)),
     request_body = AbandonRequest,
     responses((status = 200, body = Appended), (status = 403, body = Problem), (status = 404, body = Problem),
@@ -163,7 +163,7 @@ pub async fn abandon(
 }
 
 /// The hand as the caller may see it.
-#[utoipa::path(get, path = "/v1/hands/{hand_id}", tag = "hands",
+#[utoipa::path(get, path = "/v1/hands/{hand_id}", operation_id = "get_hand", tag = "hands",
     params(("hand_id" = String, Path)),
     responses((status = 200, body = HandDetail), (status = 401, body = Problem), (status = 404, body = Problem)),
     security(("bearer" = [])))]
@@ -176,7 +176,7 @@ pub async fn get(
 }
 
 /// The caller's legal actions now (a seat: its own; the admin: the service's).
-#[utoipa::path(get, path = "/v1/hands/{hand_id}/legal-actions", tag = "hands",
+#[utoipa::path(get, path = "/v1/hands/{hand_id}/legal-actions", operation_id = "list_legal_actions", tag = "hands",
     params(("hand_id" = String, Path)),
     responses((status = 200, body = LegalActions), (status = 401, body = Problem), (status = 404, body = Problem)),
     security(("bearer" = [])))]
@@ -189,7 +189,7 @@ pub async fn legal_actions(
 }
 
 /// The hand's signed records.
-#[utoipa::path(get, path = "/v1/hands/{hand_id}/events", tag = "hands",
+#[utoipa::path(get, path = "/v1/hands/{hand_id}/events", operation_id = "list_hand_events", tag = "hands",
     params(("hand_id" = String, Path), EventsQuery),
     responses((status = 200, body = EventsPage), (status = 400, body = Problem), (status = 404, body = Problem)),
     security(("bearer" = [])))]
@@ -212,7 +212,7 @@ pub async fn events(
 
 /// The table after event `step`, as the caller may see it (everything once the hand is
 /// over).
-#[utoipa::path(get, path = "/v1/hands/{hand_id}/replay", tag = "hands",
+#[utoipa::path(get, path = "/v1/hands/{hand_id}/replay", operation_id = "replay_hand", tag = "hands",
     params(("hand_id" = String, Path), ReplayQuery),
     responses((status = 200, body = ReplayView), (status = 400, body = Problem), (status = 404, body = Problem)),
     security(("bearer" = [])))]
@@ -226,7 +226,7 @@ pub async fn replay(
 }
 
 /// The hand bundle (replayer::bundle, docs/BUNDLE.md), once the hand is over.
-#[utoipa::path(get, path = "/v1/hands/{hand_id}/bundle", tag = "hands",
+#[utoipa::path(get, path = "/v1/hands/{hand_id}/bundle", operation_id = "get_hand_bundle", tag = "hands",
     params(("hand_id" = String, Path)),
     responses((status = 200, description = "The bundle (docs/bundle-v1.schema.json)", body = Object),
         (status = 404, body = Problem), (status = 409, body = Problem, description = "hand_in_progress")),

@@ -7,14 +7,14 @@ use super::errors::{ApiError, ApiResult, Code, Problem};
 use crate::Service;
 
 /// The process is up.
-#[utoipa::path(get, path = "/healthz", tag = "health",
+#[utoipa::path(get, path = "/healthz", operation_id = "get_health", tag = "health",
     responses((status = 200, description = "`{\"status\": \"ok\"}`")))]
 pub async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(json!({ "status": "ok" }))
 }
 
 /// The store answers (503 when it does not).
-#[utoipa::path(get, path = "/readyz", tag = "health",
+#[utoipa::path(get, path = "/readyz", operation_id = "get_readiness", tag = "health",
     responses((status = 200, description = "`{\"status\": \"ready\"}`"), (status = 503, body = Problem)))]
 pub async fn readyz(svc: web::Data<Service>) -> ApiResult<HttpResponse> {
     match svc.store.ping().await {
@@ -30,7 +30,7 @@ pub async fn readyz(svc: web::Data<Service>) -> ApiResult<HttpResponse> {
 }
 
 /// Prometheus metrics (text exposition format).
-#[utoipa::path(get, path = "/metrics", tag = "health",
+#[utoipa::path(get, path = "/metrics", operation_id = "get_metrics", tag = "health",
     responses((status = 200, description = "Prometheus text", content_type = "text/plain")))]
 pub async fn metrics(svc: web::Data<Service>) -> HttpResponse {
     HttpResponse::Ok()

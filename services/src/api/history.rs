@@ -8,7 +8,7 @@ use crate::history::{self, HandPage, HistoryQuery};
 use crate::Service;
 
 /// Hands, newest first, filtered, paged by an opaque cursor. Times are unix ms.
-#[utoipa::path(get, path = "/v1/hands", tag = "history",
+#[utoipa::path(get, path = "/v1/hands", operation_id = "list_hands", tag = "history",
     params(HistoryQuery),
     responses((status = 200, body = HandPage), (status = 400, body = Problem), (status = 401, body = Problem)),
     security(("bearer" = [])))]

@@ -9,22 +9,27 @@ pub mod hands;
 pub mod health;
 pub mod history;
 pub mod openapi;
+pub mod strict;
 pub mod tables;
 pub mod verify;
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Instant;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{Payload, Service as _, ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::error::QueryPayloadError;
 use actix_web::web::{self, Bytes};
 use actix_web::{App, FromRequest, HttpRequest, HttpResponse};
+use futures_util::future::{ready, Either};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::idempotency::IdemKey;
 use crate::limits::BodyLimits;
+use crate::metrics::UNMATCHED_ROUTE;
 use crate::Service;
 use errors::{ApiError, ApiResult, Code};
 
@@ -67,8 +72,9 @@ impl FromRequest for Raw {
     }
 }
 
-/// A JSON body (at most 64 KiB; an empty body reads as `{}`) with the request's
-/// `Idempotency-Key`.
+/// A JSON object body (at most 64 KiB; an empty body reads as `{}`) with the request's
+/// `Idempotency-Key`. Anything else (an array, a string, …) is `400 invalid_json`, and so
+/// is an array where a nested object is expected ([`strict`]).
 pub struct Post<T> {
     /// The body.
     pub body: T,
@@ -96,6 +102,12 @@ impl<T: DeserializeOwned + 'static> FromRequest for Post<T> {
                 serde_json::from_slice(&bytes)
                     .map_err(|e| ApiError::new(Code::InvalidJson, format!("not JSON: {e}")))?
             };
+            if !value.is_object() {
+                return Err(ApiError::new(
+                    Code::InvalidJson,
+                    "the body must be a JSON object",
+                ));
+            }
             if crate::has_nul(&value) {
                 return Err(ApiError::new(
                     Code::InvalidJson,
@@ -113,7 +125,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for Post<T> {
                 }
             };
             let idem = IdemKey::parse(header.as_deref(), &method, &path, &value)?;
-            let body = serde_json::from_value(value)
+            let body = strict::from_value(&value)
                 .map_err(|e| ApiError::new(Code::InvalidJson, e.to_string()))?;
             Ok(Post { body, idem })
         })
@@ -136,9 +148,58 @@ async fn method_not_allowed() -> ApiResult<HttpResponse> {
     ))
 }
 
-/// A resource whose unmatched methods answer 405 as problem+json.
-fn resource(path: &str) -> actix_web::Resource {
+/// A query string that the route's query struct (`deny_unknown_fields`) refused, as a
+/// problem naming the parameter: `unknown query parameter `x`, expected one of …`.
+fn query_error(e: &QueryPayloadError) -> ApiError {
+    let QueryPayloadError::Deserialize(e) = e else {
+        return ApiError::new(Code::InvalidQuery, "the query string could not be read");
+    };
+    let text = e.to_string();
+    // serde's wording for an unknown member: "unknown field `x`, expected …".
+    let unknown = text
+        .strip_prefix("unknown field `")
+        .and_then(|rest| rest.split_once('`'));
+    match unknown {
+        Some((name, rest)) => {
+            let rest = match rest {
+                ", there are no fields" => ": this route takes no query parameters",
+                expected => expected,
+            };
+            ApiError::new(
+                Code::InvalidQuery,
+                format!("unknown query parameter `{}`{rest}", clip(name, 64)),
+            )
+            .with("parameter", clip(name, 64).into_owned())
+        }
+        None => ApiError::new(Code::InvalidQuery, clip(&text, 300).into_owned()),
+    }
+}
+
+/// A resource whose unmatched methods answer 405 as problem+json, for a route that takes
+/// a query: its handler reads it with `web::Query` of a `deny_unknown_fields` struct.
+fn resource_with_query(path: &str) -> actix_web::Resource {
     web::resource(path).default_service(web::to(method_not_allowed))
+}
+
+/// A resource whose unmatched methods answer 405 as problem+json, for a route that takes
+/// no query parameter: any is `400 invalid_query`.
+fn resource(
+    path: &str,
+) -> actix_web::Resource<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    resource_with_query(path).wrap_fn(|req, srv| {
+        match web::Query::<Empty>::from_query(req.query_string()) {
+            Ok(_) => Either::Left(srv.call(req)),
+            Err(e) => Either::Right(ready(Ok(req.error_response(query_error(&e))))),
+        }
+    })
 }
 
 /// Every route.
@@ -166,7 +227,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     resource("/tables/{table_id}/bundle").route(web::get().to(tables::match_file)),
                 )
                 .service(resource("/tables/{table_id}/hands").route(web::post().to(hands::start)))
-                .service(resource("/hands").route(web::get().to(history::list)))
+                .service(resource_with_query("/hands").route(web::get().to(history::list)))
                 .service(resource("/hands/{hand_id}").route(web::get().to(hands::get)))
                 .service(resource("/hands/{hand_id}/entropy").route(web::post().to(hands::entropy)))
                 .service(resource("/hands/{hand_id}/deal").route(web::post().to(hands::deal)))
@@ -176,8 +237,14 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 )
                 .service(resource("/hands/{hand_id}/actions").route(web::post().to(hands::act)))
                 .service(resource("/hands/{hand_id}/abandon").route(web::post().to(hands::abandon)))
-                .service(resource("/hands/{hand_id}/events").route(web::get().to(hands::events)))
-                .service(resource("/hands/{hand_id}/replay").route(web::get().to(hands::replay)))
+                .service(
+                    resource_with_query("/hands/{hand_id}/events")
+                        .route(web::get().to(hands::events)),
+                )
+                .service(
+                    resource_with_query("/hands/{hand_id}/replay")
+                        .route(web::get().to(hands::replay)),
+                )
                 .service(resource("/hands/{hand_id}/bundle").route(web::get().to(hands::bundle)))
                 .service(
                     resource("/verify")
@@ -204,10 +271,7 @@ pub fn app(
     App::new()
         .app_data(svc)
         .app_data(limits)
-        .app_data(
-            web::QueryConfig::default()
-                .error_handler(|e, _| ApiError::new(Code::InvalidQuery, e.to_string()).into()),
-        )
+        .app_data(web::QueryConfig::default().error_handler(|e, _| query_error(&e).into()))
         .app_data(
             web::PathConfig::default()
                 .error_handler(|e, _| ApiError::new(Code::NotFound, e.to_string()).into()),
@@ -216,7 +280,8 @@ pub fn app(
         .default_service(web::to(not_found))
         .wrap_fn(move |req, srv| {
             let start = Instant::now();
-            let method = req.method().as_str().to_string();
+            // Only the method's first characters are kept: a client may send any token.
+            let method = clip(req.method().as_str(), LOGGED_METHOD_CHARS).into_owned();
             let metrics = metrics.clone();
             let fut = srv.call(req);
             async move {
@@ -224,19 +289,13 @@ pub fn app(
                 let route = res
                     .request()
                     .match_pattern()
-                    .unwrap_or_else(|| "unmatched".to_string());
+                    .unwrap_or_else(|| UNMATCHED_ROUTE.to_string());
                 let status = res.status().as_u16();
                 let secs = start.elapsed().as_secs_f64();
-                metrics
-                    .requests
-                    .with_label_values(&[method.as_str(), route.as_str(), &status.to_string()])
-                    .inc();
-                metrics
-                    .request_seconds
-                    .with_label_values(&[route.as_str()])
-                    .observe(secs);
+                metrics.observe_request(&method, &route, status, secs);
                 // The route pattern and the error code, never the path's query, a header
-                // or a body: no token or secret can reach the log.
+                // or a body: no token or secret can reach the log. The method is cut to
+                // a few characters.
                 let code = res
                     .response()
                     .error()
@@ -253,4 +312,29 @@ pub fn app(
                 Ok(res)
             }
         })
+}
+
+/// How many characters of a request's method an access log line keeps.
+const LOGGED_METHOD_CHARS: usize = 24;
+
+/// `s` cut to at most `max` characters (an ellipsis marks a cut), with anything that is
+/// not printable ASCII escaped, for a log line that holds what a client sent.
+pub fn clip(s: &str, max: usize) -> Cow<'_, str> {
+    let printable = |c: char| c.is_ascii_graphic() || c == ' ';
+    if s.chars().count() <= max && s.chars().all(printable) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == max {
+            out.push('…');
+            break;
+        }
+        if printable(c) {
+            out.push(c);
+        } else {
+            out.extend(c.escape_default());
+        }
+    }
+    Cow::Owned(out)
 }

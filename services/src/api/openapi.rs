@@ -59,8 +59,36 @@ impl Modify for Bearer {
 pub struct ApiDoc;
 
 /// `GET /v1/openapi.json`.
-#[utoipa::path(get, path = "/v1/openapi.json", tag = "health",
+#[utoipa::path(get, path = "/v1/openapi.json", operation_id = "get_openapi", tag = "health",
     responses((status = 200, description = "This document")))]
 pub async fn spec() -> HttpResponse {
     HttpResponse::Ok().json(ApiDoc::openapi())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// OpenAPI requires operation ids to be unique; utoipa's default (the handler's
+    /// function name) gave `list` and `get` twice.
+    #[test]
+    fn operation_ids_are_unique_and_explicit() {
+        let doc = serde_json::to_value(ApiDoc::openapi()).unwrap();
+        let mut seen = std::collections::BTreeMap::new();
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            for (method, op) in item.as_object().unwrap() {
+                let id = op["operationId"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{method} {path} has no operationId"));
+                assert!(
+                    id.contains('_'),
+                    "{method} {path}: operationId {id:?} is a bare handler name"
+                );
+                if let Some(other) = seen.insert(id.to_string(), format!("{method} {path}")) {
+                    panic!("operationId {id:?} is used by {other} and {method} {path}");
+                }
+            }
+        }
+        assert!(seen.len() >= 24, "{seen:?}");
+    }
 }

@@ -10,7 +10,7 @@ use crate::tables::{self, CreateTable, Scoreboard, TableCreated, TableList, Tabl
 use crate::Service;
 
 /// Creates a table (admin). Each seat's token is in this answer only.
-#[utoipa::path(post, path = "/v1/tables", tag = "tables",
+#[utoipa::path(post, path = "/v1/tables", operation_id = "create_table", tag = "tables",
     request_body = CreateTable,
     params(("Idempotency-Key" = Option<String>, Header, description = "Replays the first answer on retry")),
     responses((status = 201, body = TableCreated), (status = 400, body = Problem),
@@ -29,7 +29,7 @@ pub async fn create(
 }
 
 /// The club's tables (a seat token: its own table).
-#[utoipa::path(get, path = "/v1/tables", tag = "tables",
+#[utoipa::path(get, path = "/v1/tables", operation_id = "list_tables", tag = "tables",
     responses((status = 200, body = TableList), (status = 401, body = Problem)),
     security(("bearer" = [])))]
 pub async fn list(svc: web::Data<Service>, caller: Caller) -> ApiResult<HttpResponse> {
@@ -37,7 +37,7 @@ pub async fn list(svc: web::Data<Service>, caller: Caller) -> ApiResult<HttpResp
 }
 
 /// A table, without tokens.
-#[utoipa::path(get, path = "/v1/tables/{table_id}", tag = "tables",
+#[utoipa::path(get, path = "/v1/tables/{table_id}", operation_id = "get_table", tag = "tables",
     params(("table_id" = String, Path)),
     responses((status = 200, body = TableView), (status = 401, body = Problem), (status = 404, body = Problem)),
     security(("bearer" = [])))]
@@ -51,7 +51,7 @@ pub async fn get(
 
 /// The match scoreboard: finished hands with outcomes, standings, who is next, whether
 /// the match is over.
-#[utoipa::path(get, path = "/v1/tables/{table_id}/scoreboard", tag = "tables",
+#[utoipa::path(get, path = "/v1/tables/{table_id}/scoreboard", operation_id = "get_scoreboard", tag = "tables",
     params(("table_id" = String, Path)),
     responses((status = 200, body = Scoreboard), (status = 401, body = Problem), (status = 404, body = Problem)),
     security(("bearer" = [])))]
@@ -65,7 +65,7 @@ pub async fn scoreboard(
 
 /// The table's match file (`docs/BUNDLE.md`, "Match files"): every finished hand of its
 /// match, in order, each a hand bundle; `replayer verify` checks the chain.
-#[utoipa::path(get, path = "/v1/tables/{table_id}/bundle", tag = "tables",
+#[utoipa::path(get, path = "/v1/tables/{table_id}/bundle", operation_id = "get_match_file", tag = "tables",
     params(("table_id" = String, Path)),
     responses((status = 200, description = "The match file (docs/match-v1.schema.json)", body = Object),
         (status = 401, body = Problem), (status = 404, body = Problem)),

@@ -10,7 +10,7 @@ use crate::Service;
 /// Verifies a hand bundle (at most 16 MiB) against the service's own public keys. 200
 /// with the verdict whether the hand is valid or not; 400 `bundle_unreadable` when the
 /// body is not a bundle at all.
-#[utoipa::path(post, path = "/v1/verify", tag = "verify",
+#[utoipa::path(post, path = "/v1/verify", operation_id = "verify_bundle", tag = "verify",
     request_body(content = Object, description = "A hand bundle (docs/BUNDLE.md)"),
     responses((status = 200, description = "The verdict: valid, trust, signers, outcome, problem", body = Object),
         (status = 400, body = Problem), (status = 413, body = Problem)))]

@@ -41,14 +41,52 @@ pub struct SqliteStore {
     path: PathBuf,
 }
 
+/// `path` with `suffix` added to its file name (`dealer.db-wal`).
+#[cfg(unix)]
+fn sidecar(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
 impl SqliteStore {
-    /// Opens (creating if needed) the database file at `path`, and its folder.
+    /// Opens (creating if needed) the database file at `path`, and its folder. The file is
+    /// readable by its owner only (0600; SQLite gives its `-wal` and `-shm` files the
+    /// database file's mode), and so is a folder this creates (0700).
     pub fn open(path: impl AsRef<Path>) -> Result<Self, StoreError> {
         let path = path.as_ref().to_path_buf();
+        let config = |what: &str, p: &Path, e: std::io::Error| {
+            StoreError::Config(format!("cannot {what} {}: {e}", p.display()))
+        };
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| {
-                StoreError::Config(format!("cannot create data folder {}: {e}", dir.display()))
-            })?;
+            let mut folder = std::fs::DirBuilder::new();
+            folder.recursive(true);
+            #[cfg(unix)]
+            std::os::unix::fs::DirBuilderExt::mode(&mut folder, 0o700);
+            folder
+                .create(dir)
+                .map_err(|e| config("create data folder", dir, e))?;
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .mode(0o600)
+                .open(&path)
+                .map_err(|e| config("create", &path, e))?;
+            // A database made before this was 0644: it, and the WAL and shared-memory
+            // files SQLite made beside it, become 0600.
+            for file in ["", "-wal", "-shm"].map(|s| sidecar(&path, s)) {
+                match std::fs::metadata(&file) {
+                    Ok(m) if m.permissions().mode() & 0o077 != 0 => {
+                        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))
+                            .map_err(|e| config("restrict", &file, e))?;
+                    }
+                    _ => {}
+                }
+            }
         }
         let conn = Connection::open(&path).map_err(map_sqlite)?;
         conn.busy_timeout(BUSY_TIMEOUT).map_err(map_sqlite)?;
