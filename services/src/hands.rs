@@ -792,6 +792,8 @@ async fn append(
         hand_update,
         table_update,
         new_secrets,
+        // Private actions' openings are not kept yet.
+        new_inputs: Vec::new(),
         idem,
     };
     let t0 = Instant::now();
