@@ -12,6 +12,7 @@ mod errors;
 mod games;
 mod harness;
 mod health;
+mod inputs;
 mod play;
 mod smoke;
 mod tamper;
