@@ -224,7 +224,8 @@ async fn sealed_rows_hold_no_plaintext(env: Env) {
     let mut rng = Rng(0x5be0_cd19_137e_2179);
     play_on(&app, &admin, &hand, &table, 8, &mut rng).await;
     let k = kinds(&app, &admin, &hand).await;
-    let committed = k.iter().filter(|x| *x == "shuffle_committed").count() + 1; // shuffle 0's commitment is in hand_started
+    // Shuffle 0 is committed in hand_started, every later one in shuffle_committed.
+    let committed = k.iter().filter(|x| *x == "shuffle_committed").count() + 1;
     let secrets_running = sealed_rows(&env, &app, "hand_secrets", &hand).await;
     let inputs_running = sealed_rows(&env, &app, "hand_inputs", &hand).await;
     assert_eq!(

@@ -10,11 +10,11 @@
 //!
 //! * a batch of plain writes (appends with no idempotency key and no hand or table
 //!   update, whatever secrets and inputs they carry: nearly all of them; and new hands
-//!   with no idempotency key) is ONE
-//!   statement in autocommit (`plain_statement`): it inserts the new hands with their
-//!   seats, the first event of each append where its hand's log ends just before it,
-//!   and for the hands that went in the other events, their `log_queue` rows, the
-//!   secrets and the sealed inputs (the openings of private actions). Should a new hand be refused (a unique violation), the statement fails
+//!   with no idempotency key) is ONE statement in autocommit (`plain_statement`): it
+//!   inserts the new hands with their seats, the first event of each append where its
+//!   hand's log ends just before it, and for the hands that went in the other events,
+//!   their `log_queue` rows, the secrets and the sealed inputs (the openings of private
+//!   actions). Should a new hand be refused (a unique violation), the statement fails
 //!   as a whole and every write of the batch is retried alone, which says why. When
 //!   the writer knows from its own commits that every append of the batch goes right
 //!   after its hand's last event ([`LogEnds`]: the common case), nothing is checked
@@ -33,8 +33,8 @@
 //!   7. COMMIT: one WAL flush for the whole batch.
 //!
 //!   Steps 4 to 6 are sent together (pipelined on the connection): the hand rows,
-//!   secrets, inputs and events cost one round trip, and a table's update follows its hand
-//!   row's answer (it checks the hand's table first).
+//!   secrets, inputs and events cost one round trip, and a table's update follows its
+//!   hand row's answer (it checks the hand's table first).
 //!
 //! A hand's writers are ordered by the primary key of `events`, not by the hand's row:
 //! an append's first event goes in only if the hand's last committed event is the one
