@@ -489,11 +489,15 @@ impl LiveHand {
         })
     }
 
-    /// Rebuild a running or finished hand from its records and the server seeds known for it
-    /// (`seeds[k]` for shuffle k). Used by the service after a restart, and by the verifier.
+    /// Rebuild a running or finished hand from its records, the server seeds known for it
+    /// (`seeds[k]` for shuffle k) and the openings of its private actions (the service's
+    /// own, kept sealed while the hand runs, or those its reveal published): a
+    /// `private_action` does not fold without its opening. Used by the service after a
+    /// restart, and by the verifier.
     pub fn restore(
         records: &[Record],
         seeds: Vec<Option<ServerSeed>>,
+        openings: Vec<OpenedInput>,
         seed_source: SeedSource,
     ) -> Result<LiveHand, DealerError> {
         let first = records.first().ok_or(DealerError::Fold {
@@ -509,7 +513,7 @@ impl LiveHand {
                 })
             }
         };
-        LiveHand::restore_with_engine(records, seeds, Vec::new(), seed_source, def)
+        LiveHand::restore_with_engine(records, seeds, openings, seed_source, def)
     }
 
     /// [`LiveHand::restore`] with the openings of the hand's private actions known so far,

@@ -346,7 +346,7 @@ fn a_shuffle_asks_the_seats_in_play_and_names_those_that_gave_none() {
     }
     forged[i] = seal(e, &key()).unwrap();
     let seeds = hand.server_seeds().to_vec();
-    let err = LiveHand::restore(&forged, seeds, SeedSource::Os)
+    let err = LiveHand::restore(&forged, seeds, Vec::new(), SeedSource::Os)
         .unwrap_err()
         .to_string();
     assert!(err.contains("shuffle_missing"), "{err}");

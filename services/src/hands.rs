@@ -5,8 +5,9 @@
 //! one hand are serialized in this process. A change is made on a clone and swapped in only
 //! after the store committed it; on any store error the clone is dropped, and on a
 //! concurrency conflict the cached hand too (it is reloaded from the store on next use:
-//! its records, and its server seeds unsealed). Across processes, the store's optimistic
-//! concurrency on the hand's next seq keeps writers from forking a hand.
+//! its records, and its server seeds and the openings of its private actions unsealed).
+//! Across processes, the store's optimistic concurrency on the hand's next seq keeps
+//! writers from forking a hand.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -18,7 +19,7 @@ use replayer::dealer::{self, DealerError, HandParams, LiveHand, SeedSource};
 use replayer::engine::{Actor, GameId, SeatIndex, SetupError, ToAct, Viewer};
 use replayer::games::registry;
 use replayer::log::{Body, Hash, PlayerSig, PrevHand, PublicKey, Record, SeatInfo};
-use replayer::shuffle::{ClientSeed, ServerSeed};
+use replayer::shuffle::ClientSeed;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -26,12 +27,15 @@ use utoipa::ToSchema;
 use crate::api::errors::{ApiError, ApiResult, Code};
 use crate::auth::{random_id, Caller, Role};
 use crate::idempotency::{IdemCtx, Reply};
-use crate::keys::seed_aad;
 use crate::store::{
-    AppendRequest, EventRow, HandFilter, HandRow, HandStatus, HandUpdate, RecordJson, SecretRow,
-    StoreError, TableUpdate,
+    AppendRequest, EventRow, HandFilter, HandRow, HandStatus, HandUpdate, RecordJson, StoreError,
+    TableUpdate,
 };
 use crate::{now_ms, Service};
+
+mod sealed;
+#[cfg(test)]
+mod tests;
 
 /// Most events read per store call.
 const EVENT_PAGE: i64 = 1000;
@@ -400,39 +404,6 @@ fn record_of(row: &EventRow) -> ApiResult<Record> {
     row.record.parse().map_err(ApiError::internal)
 }
 
-fn seal_seeds(
-    svc: &Service,
-    club: &str,
-    hand: &LiveHand,
-    from: usize,
-) -> ApiResult<Vec<SecretRow>> {
-    let mut out = Vec::new();
-    for (k, seed) in hand.server_seeds().iter().enumerate().skip(from) {
-        let Some(seed) = seed else { continue };
-        let shuffle = u32::try_from(k).map_err(ApiError::internal)?;
-        out.push(SecretRow {
-            club_id: club.to_string(),
-            hand_id: hand.hand_id().to_string(),
-            shuffle: i32::try_from(shuffle).map_err(ApiError::internal)?,
-            sealed: svc
-                .seal
-                .seal(&seed_aad(club, hand.hand_id(), shuffle), seed.as_bytes())?,
-        });
-    }
-    Ok(out)
-}
-
-/// The seeds revealed by a finished hand's last record.
-fn revealed_seeds(records: &[Record]) -> Vec<Option<ServerSeed>> {
-    match records.last().map(|r| &r.event.body) {
-        Some(Body::SeedsRevealed { seeds, .. }) => seeds
-            .iter()
-            .map(|s| ServerSeed::from_hex(&s.server_seed).ok())
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
 fn viewer_of(caller: &Caller, finished: bool) -> Viewer {
     if finished {
         return Viewer::All;
@@ -595,44 +566,17 @@ async fn match_link(
     ))
 }
 
-/// The server seeds of a running hand, unsealed.
-async fn unsealed_seeds(
-    svc: &Service,
-    club: &str,
-    hand: &str,
-) -> ApiResult<Vec<Option<ServerSeed>>> {
-    let mut seeds: Vec<Option<ServerSeed>> = Vec::new();
-    for s in svc.store.get_secrets(club, hand).await? {
-        let k = usize::try_from(s.shuffle).map_err(ApiError::internal)?;
-        let shuffle = u32::try_from(s.shuffle).map_err(ApiError::internal)?;
-        let plain = svc.seal.unseal(&seed_aad(club, hand, shuffle), &s.sealed)?;
-        let bytes: [u8; 32] = plain
-            .try_into()
-            .map_err(|_| ApiError::internal("sealed seed of the wrong length"))?;
-        if seeds.len() <= k {
-            seeds.resize(k + 1, None);
-        }
-        if let Some(slot) = seeds.get_mut(k) {
-            *slot = Some(ServerSeed::from_bytes(bytes));
-        }
-    }
-    Ok(seeds)
-}
-
-/// Rebuild a hand from its records (all, or `0..=upto`) and its seeds.
+/// Rebuild a hand from its records (all, or `0..=upto`), its seeds and the openings of
+/// its private actions: unsealed from the store while it runs, from its reveal once over.
 async fn restore(svc: &Service, row: &HandRow, upto: Option<u64>) -> ApiResult<(Loaded, u64)> {
     let all = records(svc, &row.club_id, &row.hand_id, None).await?;
     let total = u64::try_from(all.len()).unwrap_or(u64::MAX);
-    let seeds = if row.status == HandStatus::InProgress {
-        unsealed_seeds(svc, &row.club_id, &row.hand_id).await?
-    } else {
-        revealed_seeds(&all)
-    };
+    let (seeds, openings) = sealed::secrets_of(svc, row, &all).await?;
     let upto = upto.map_or(all.len(), |u| {
         usize::try_from(u).unwrap_or(usize::MAX).saturating_add(1)
     });
     let prefix = all.get(..upto.min(all.len())).unwrap_or(&[]);
-    let hand = LiveHand::restore(prefix, seeds, SeedSource::Os)
+    let hand = LiveHand::restore(prefix, seeds, openings, SeedSource::Os)
         .map_err(|e| ApiError::internal(format!("hand {} does not restore: {e}", row.hand_id)))?;
     let head = prefix.last().map_or(Hash::ZERO, |r| r.hash);
     Ok((Loaded { hand, head }, total))
@@ -778,7 +722,10 @@ async fn append(
         .iter()
         .map(|r| event_row(&row.club_id, r, now))
         .collect::<ApiResult<Vec<_>>>()?;
-    let new_secrets = seal_seeds(svc, &row.club_id, next, seeds_before)?;
+    let new_secrets = sealed::seal_seeds(svc, &row.club_id, next, seeds_before)?;
+    // The openings of the private actions among the new records: theirs are the only
+    // openings at or past `expected_seq`.
+    let new_inputs = sealed::seal_inputs(svc, &row.club_id, next, expected_seq)?;
     let idem = idem.map(|c| c.row(&svc.seal, reply, now)).transpose()?;
     let (mut hand_update, table_update) = ending_updates(svc, row, next, now).await?;
     if let Some(u) = hand_update.as_mut() {
@@ -792,6 +739,7 @@ async fn append(
         hand_update,
         table_update,
         new_secrets,
+        new_inputs,
         idem,
     };
     let t0 = Instant::now();
@@ -1084,7 +1032,7 @@ pub async fn start(
         .map(|r| event_row(club, r, now_i))
         .transpose()?
         .ok_or_else(|| ApiError::internal("no first event"))?;
-    let secrets = seal_seeds(svc, club, &after_first, 0)?;
+    let secrets = sealed::seal_seeds(svc, club, &after_first, 0)?;
     let idem_row = match (&idem, more.is_empty()) {
         (Some(c), true) => Some(c.row(&svc.seal, &reply, now_i)?),
         _ => None,

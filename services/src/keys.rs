@@ -323,6 +323,13 @@ pub fn seed_aad(club: &str, hand: &str, shuffle: u32) -> Vec<u8> {
     format!("persian-cards/server-seed/v1|{club}|{hand}|{shuffle}").into_bytes()
 }
 
+/// Associated data of a sealed opening of a private action: `club | hand | seq` under a
+/// label of its own, so that a sealed opening cannot pass for a server seed (or another
+/// hand's, or another seq's opening), nor a seed for an opening.
+pub fn input_aad(club: &str, hand: &str, seq: u64) -> Vec<u8> {
+    format!("persian-cards/private-input-opening/v1|{club}|{hand}|{seq}").into_bytes()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,6 +343,23 @@ mod tests {
         let mut t = s.clone();
         t[30] ^= 1;
         assert!(k.unseal(b"a", &t).is_err());
+    }
+
+    #[test]
+    fn a_sealed_opening_and_a_sealed_seed_do_not_open_as_each_other() {
+        let k = SealKey::from_bytes([7; 32]);
+        let opening = k.seal(&input_aad("c1", "h1", 3), b"opening").unwrap();
+        assert!(k.unseal(&input_aad("c1", "h1", 3), &opening).is_ok());
+        for aad in [
+            seed_aad("c1", "h1", 3),
+            input_aad("c1", "h1", 4),
+            input_aad("c1", "h2", 3),
+            input_aad("c2", "h1", 3),
+        ] {
+            assert!(k.unseal(&aad, &opening).is_err());
+        }
+        let seed = k.seal(&seed_aad("c1", "h1", 3), b"seed").unwrap();
+        assert!(k.unseal(&input_aad("c1", "h1", 3), &seed).is_err());
     }
 
     #[test]

@@ -15,8 +15,8 @@ use std::sync::Arc;
 use serde_json::json;
 use services::store::{
     sequence_all, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, HandStatus,
-    HandUpdate, IdemRow, KeyRole, PgStore, SeatRow, SecretRow, SqliteStore, Store, StoreError,
-    TableRow, TableUpdate,
+    HandUpdate, IdemRow, InputRow, KeyRole, PgStore, SeatRow, SecretRow, SqliteStore, Store,
+    StoreError, TableRow, TableUpdate,
 };
 use tokio_postgres::NoTls;
 
@@ -211,6 +211,7 @@ conformance!(
     current_hand_and_one_in_progress_per_table,
     clubs_see_only_their_own_rows,
     events_are_append_only_in_the_database,
+    inputs_go_only_with_their_events,
 );
 
 // ---------------------------------------------------------------------------------------
@@ -314,6 +315,16 @@ fn secret(club_id: &str, hand_id: &str, shuffle: i32) -> SecretRow {
     }
 }
 
+/// A sealed input (opening of a private action) at `seq`; its bytes name the seq.
+fn input(club_id: &str, hand_id: &str, seq: i64) -> InputRow {
+    InputRow {
+        club_id: club_id.into(),
+        hand_id: hand_id.into(),
+        seq,
+        sealed: vec![9, 8, 7, 0, seq as u8],
+    }
+}
+
 fn idem(club_id: &str, key: &str) -> IdemRow {
     IdemRow {
         club_id: club_id.into(),
@@ -336,6 +347,7 @@ fn append_req(club_id: &str, hand_id: &str, from: i64, n: i64) -> AppendRequest 
         hand_update: None,
         table_update: None,
         new_secrets: vec![],
+        new_inputs: vec![],
         idem: None,
     }
 }
@@ -559,10 +571,14 @@ async fn create_hand_and_append(h: Harness) {
     assert_eq!(s.next_hand_no("c1", "t1").await.unwrap(), 2);
     assert!(s.get_idempotency("c1", "start-h1").await.unwrap().is_some());
 
-    s.append(&append_req("c1", "h1", 1, 1)).await.unwrap();
+    // A plain append with an input, and the end of the hand with another.
+    let mut plain = append_req("c1", "h1", 1, 1);
+    plain.new_inputs = vec![input("c1", "h1", 1)];
+    s.append(&plain).await.unwrap();
     let mut last = append_req("c1", "h1", 2, 3);
     last.hand_update = Some(completion());
     last.new_secrets = vec![secret("c1", "h1", 1)];
+    last.new_inputs = vec![input("c1", "h1", 3)];
     s.append(&last).await.unwrap();
 
     sequence_all(s).await.unwrap();
@@ -586,6 +602,11 @@ async fn create_hand_and_append(h: Harness) {
     assert_eq!(
         s.get_secrets("c1", "h1").await.unwrap(),
         vec![secret("c1", "h1", 0), secret("c1", "h1", 1)]
+    );
+    assert_eq!(
+        s.get_inputs("c1", "h1").await.unwrap(),
+        vec![input("c1", "h1", 1), input("c1", "h1", 3)],
+        "inputs are kept once the hand is over, as secrets are"
     );
 
     // An abandoned hand keeps its reason; a later update without one keeps it too.
@@ -649,6 +670,7 @@ async fn stale_append_conflicts_and_writes_nothing(h: Harness) {
     let mut stale = append_req("c1", "h1", 1, 2);
     stale.hand_update = Some(completion());
     stale.new_secrets = vec![secret("c1", "h1", 5)];
+    stale.new_inputs = vec![input("c1", "h1", 2)];
     stale.idem = Some(idem("c1", "stale"));
     stale.table_update = Some(TableUpdate {
         table_id: "t1".into(),
@@ -667,6 +689,7 @@ async fn stale_append_conflicts_and_writes_nothing(h: Harness) {
     assert_eq!((row.next_seq, row.status), (3, HandStatus::InProgress));
     assert_eq!(row.outcome, None);
     assert!(s.get_secrets("c1", "h1").await.unwrap().is_empty());
+    assert!(s.get_inputs("c1", "h1").await.unwrap().is_empty());
     assert_eq!(s.get_idempotency("c1", "stale").await.unwrap(), None);
     assert_eq!(
         s.get_table("c1", "t1")
@@ -787,6 +810,12 @@ async fn many_hands_of_one_club_at_once(h: Harness) {
                     if k % 5 == 4 {
                         req.new_secrets = vec![secret("c1", &hand_id, (k / 5 + 1) as i32)];
                     }
+                    // Append 8 comes right after three refused writes (k == 7), which
+                    // leave the writer not knowing where the hand's log ends: its input
+                    // goes in on the checked path.
+                    if k % 3 == 1 || k == 8 {
+                        req.new_inputs = vec![input("c1", &hand_id, next + n - 1)];
+                    }
                     if t % 2 == 1 && k % 4 == 0 {
                         req.idem = Some(idem("c1", &format!("a-{t}-{k}")));
                     }
@@ -794,7 +823,8 @@ async fn many_hands_of_one_club_at_once(h: Harness) {
                     next += n;
                     if k == 7 {
                         // A stale writer: refused, nothing written.
-                        let stale = append_req("c1", &hand_id, next - 1, 1);
+                        let mut stale = append_req("c1", &hand_id, next - 1, 1);
+                        stale.new_inputs = vec![input("c1", &hand_id, next - 1)];
                         assert_eq!(conflict(s.append(&stale).await), (next - 1, next));
                         // An idempotency key used before: refused, nothing written.
                         let mut again = append_req("c1", &hand_id, next, 1);
@@ -810,6 +840,7 @@ async fn many_hands_of_one_club_at_once(h: Harness) {
                         ));
                         // A table update from a stale match version: refused whole.
                         let mut wrong = append_req("c1", &hand_id, next, 1);
+                        wrong.new_inputs = vec![input("c1", &hand_id, next)];
                         wrong.table_update = Some(TableUpdate {
                             table_id: table_id.clone(),
                             expected_match_version: 5,
@@ -820,6 +851,7 @@ async fn many_hands_of_one_club_at_once(h: Harness) {
                 }
                 let mut last = append_req("c1", &hand_id, next, 1);
                 last.hand_update = Some(completion());
+                last.new_inputs = vec![input("c1", &hand_id, next)];
                 last.table_update = Some(TableUpdate {
                     table_id: table_id.clone(),
                     expected_match_version: 0,
@@ -855,6 +887,22 @@ async fn many_hands_of_one_club_at_once(h: Harness) {
         let row = s.get_hand("c1", hand_id).await.unwrap().unwrap();
         assert_eq!((row.next_seq, row.status), (*len, HandStatus::Completed));
         assert_eq!(s.get_secrets("c1", hand_id).await.unwrap().len(), 4);
+        // Appends 1, 4, 7, 8, 10 and 13 (each at its last event) and the end: the
+        // refused writes left none.
+        let mut want = Vec::new();
+        let mut next = 1;
+        for k in 0..15_i64 {
+            next += 1 + k % 2;
+            if k % 3 == 1 || k == 8 {
+                want.push(input("c1", hand_id, next - 1));
+            }
+        }
+        want.push(input("c1", hand_id, next));
+        assert_eq!(
+            s.get_inputs("c1", hand_id).await.unwrap(),
+            want,
+            "{hand_id}"
+        );
         let t = row.table_id;
         let tr = s.get_table("c1", &t).await.unwrap().unwrap();
         assert_eq!(tr.match_version, 1, "{t}");
@@ -1433,6 +1481,53 @@ async fn clubs_see_only_their_own_rows(h: Harness) {
         .await,
         Err(StoreError::NotFound("table"))
     ));
+}
+
+/// An input is written with the event it opens, in the same append, or not at all: one
+/// at a seq outside the append's events, two at one seq, or one of another hand refuse
+/// the append whole. Clubs see only their own.
+async fn inputs_go_only_with_their_events(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+    let refused = [
+        vec![input("c1", "h1", 0)],
+        vec![input("c1", "h1", 3)],
+        vec![input("c1", "h1", 1), input("c1", "h1", 1)],
+        vec![input("c1", "h2", 1)],
+        vec![input("c2", "h1", 1)],
+    ];
+    for inputs in refused {
+        let mut req = append_req("c1", "h1", 1, 2);
+        req.new_inputs = inputs.clone();
+        assert!(
+            matches!(s.append(&req).await, Err(StoreError::Internal(_))),
+            "{inputs:?}"
+        );
+    }
+    assert_eq!(seqs(s, "c1", "h1").await, vec![0]);
+    assert!(s.get_inputs("c1", "h1").await.unwrap().is_empty());
+
+    let mut req = append_req("c1", "h1", 1, 2);
+    req.new_inputs = vec![input("c1", "h1", 2), input("c1", "h1", 1)];
+    s.append(&req).await.unwrap();
+    assert_eq!(
+        s.get_inputs("c1", "h1").await.unwrap(),
+        vec![input("c1", "h1", 1), input("c1", "h1", 2)],
+        "by seq"
+    );
+
+    club_with_table(s, "c2", "t1").await;
+    start_hand(s, &hand("c2", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+    assert!(s.get_inputs("c2", "h1").await.unwrap().is_empty());
+    let mut other = append_req("c2", "h1", 1, 1);
+    other.new_inputs = vec![input("c2", "h1", 1)];
+    s.append(&other).await.unwrap();
+    assert_eq!(
+        s.get_inputs("c2", "h1").await.unwrap(),
+        vec![input("c2", "h1", 1)]
+    );
+    assert_eq!(s.get_inputs("c1", "h1").await.unwrap().len(), 2);
 }
 
 async fn events_are_append_only_in_the_database(h: Harness) {

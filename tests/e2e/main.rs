@@ -13,6 +13,7 @@ mod games;
 mod harness;
 mod health;
 mod hygiene;
+mod inputs;
 mod limits;
 mod play;
 mod smoke;

@@ -865,6 +865,7 @@ async fn play_table(
                 hand_id: hand_id.clone(),
                 expected_seq: next_seq,
                 new_secrets: secrets_for(&table.club_id, &hand_id, &batch),
+                new_inputs: Vec::new(),
                 events,
                 hand_update,
                 table_update: table_update.clone(),

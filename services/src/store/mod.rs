@@ -1,5 +1,6 @@
 //! The event store: clubs, API keys, tables and seats, hands, their append-only event
-//! log, sealed secrets and idempotency records.
+//! log, sealed secrets (server seeds and the openings of private actions) and
+//! idempotency records.
 //!
 //! One trait, [`Store`], with two implementations: [`PgStore`] (PostgreSQL through a
 //! deadpool-postgres pool, the production store) and [`SqliteStore`] (an embedded
@@ -9,7 +10,8 @@
 //! (`services/tests/store_conformance.rs`).
 //!
 //! The store never sees a secret in the clear: API keys and seat tokens arrive as
-//! hashes, server seeds already sealed by the caller.
+//! hashes, server seeds and the openings of private actions already sealed by the
+//! caller.
 
 mod error;
 mod postgres;
@@ -234,6 +236,20 @@ pub struct SecretRow {
     pub sealed: Vec<u8>,
 }
 
+/// The sealed opening of one private action of a hand (its action and salt, secret until
+/// the hand's reveal), encrypted by the caller.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputRow {
+    /// The club of the hand.
+    pub club_id: String,
+    /// The hand.
+    pub hand_id: String,
+    /// The seq of the `private_action` event it opens.
+    pub seq: i64,
+    /// The ciphertext.
+    pub sealed: Vec<u8>,
+}
+
 /// A recorded response to a request that carried an idempotency key.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IdemRow {
@@ -294,6 +310,8 @@ pub struct AppendRequest {
     pub table_update: Option<TableUpdate>,
     /// Sealed seeds of further shuffles.
     pub new_secrets: Vec<SecretRow>,
+    /// Sealed openings of the private actions among `events`, each at its event's `seq`.
+    pub new_inputs: Vec<InputRow>,
     /// The response to record under the request's idempotency key.
     pub idem: Option<IdemRow>,
 }
@@ -418,8 +436,8 @@ pub trait Store: Send + Sync {
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError>;
 
-    /// Appends events to a hand, with the hand, table, secret and idempotency changes
-    /// that go with them, all in one transaction.
+    /// Appends events to a hand, with the hand, table, secret, input and idempotency
+    /// changes that go with them, all in one transaction.
     ///
     /// [`StoreError::NotFound`] for an unknown hand or table; [`StoreError::Conflict`]
     /// when the hand's `next_seq` is not `expected_seq` or the table's `match_version`
@@ -473,6 +491,9 @@ pub trait Store: Send + Sync {
     async fn get_secrets(&self, club_id: &str, hand_id: &str)
         -> Result<Vec<SecretRow>, StoreError>;
 
+    /// A hand's sealed openings of private actions, by `seq`.
+    async fn get_inputs(&self, club_id: &str, hand_id: &str) -> Result<Vec<InputRow>, StoreError>;
+
     /// The recorded response for an idempotency key.
     async fn get_idempotency(
         &self,
@@ -496,8 +517,9 @@ pub trait Store: Send + Sync {
 }
 
 /// Checks the shape of an append before touching the database: events present, all of
-/// the request's hand, consecutive from `expected_seq`; secrets and the idempotency
-/// record of the same club and hand.
+/// the request's hand, consecutive from `expected_seq`; secrets, inputs and the
+/// idempotency record of the same club and hand, each input at one of the append's own
+/// events.
 fn check_append(req: &AppendRequest) -> Result<(), StoreError> {
     if req.events.is_empty() {
         return Err(StoreError::Internal("append: no events".into()));
@@ -514,6 +536,7 @@ fn check_append(req: &AppendRequest) -> Result<(), StoreError> {
         }
     }
     check_secrets(&req.club_id, &req.hand_id, &req.new_secrets)?;
+    check_inputs(req)?;
     check_idem(&req.club_id, req.idem.as_ref())
 }
 
@@ -523,6 +546,27 @@ fn check_secrets(club_id: &str, hand_id: &str, secrets: &[SecretRow]) -> Result<
         .any(|s| s.club_id != club_id || s.hand_id != hand_id)
     {
         return Err(StoreError::Internal("secret of another hand".into()));
+    }
+    Ok(())
+}
+
+/// Inputs of the request's hand, each at the seq of one of its events, at most one per
+/// seq: an opening is written with its `private_action` event, never on its own (which
+/// is what lets the batched PostgreSQL append write a hand's inputs exactly when its
+/// events go in).
+fn check_inputs(req: &AppendRequest) -> Result<(), StoreError> {
+    let n = i64::try_from(req.events.len()).unwrap_or(i64::MAX);
+    let end = req.expected_seq.saturating_add(n);
+    let mut seen = std::collections::HashSet::new();
+    for i in &req.new_inputs {
+        if i.club_id != req.club_id || i.hand_id != req.hand_id {
+            return Err(StoreError::Internal("input of another hand".into()));
+        }
+        if i.seq < req.expected_seq || i.seq >= end || !seen.insert(i.seq) {
+            return Err(StoreError::Internal(
+                "append: each input must open one of the append's events, once".into(),
+            ));
+        }
     }
     Ok(())
 }

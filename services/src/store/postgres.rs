@@ -34,7 +34,7 @@ use tokio_postgres::{NoTls, Row};
 use super::{
     check_append, check_key_club, check_new_hand, check_new_table, page_limit, parse_role,
     parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, IdemRow,
-    SeatLookup, SeatRow, SecretRow, Store, StoreError, TableRow,
+    InputRow, SeatLookup, SeatRow, SecretRow, Store, StoreError, TableRow,
 };
 
 mod batch;
@@ -169,6 +169,7 @@ fn map_pg(e: tokio_postgres::Error) -> StoreError {
                 "seats_token_id_key" => return StoreError::Duplicate("seat token"),
                 "hands_pkey" => return StoreError::Duplicate("hand"),
                 "hand_secrets_pkey" => return StoreError::Duplicate("secret"),
+                "hand_inputs_pkey" => return StoreError::Duplicate("input"),
                 "idempotency_keys_pkey" => return StoreError::IdempotencyConflict,
                 "hands_in_progress_key" => {
                     return StoreError::Conflict {
@@ -452,6 +453,27 @@ async fn insert_secrets(
         .map_err(map_pg)?;
     for s in secrets {
         tx.execute(&stmt, &[&s.club_id, &s.hand_id, &s.shuffle, &s.sealed])
+            .await
+            .map_err(map_pg)?;
+    }
+    Ok(())
+}
+
+async fn insert_inputs(
+    tx: &deadpool_postgres::Transaction<'_>,
+    inputs: &[InputRow],
+) -> Result<(), StoreError> {
+    if inputs.is_empty() {
+        return Ok(());
+    }
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO hand_inputs (club_id, hand_id, seq, sealed) VALUES ($1, $2, $3, $4)",
+        )
+        .await
+        .map_err(map_pg)?;
+    for i in inputs {
+        tx.execute(&stmt, &[&i.club_id, &i.hand_id, &i.seq, &i.sealed])
             .await
             .map_err(map_pg)?;
     }
@@ -909,6 +931,31 @@ impl Store for PgStore {
             .collect()
     }
 
+    async fn get_inputs(&self, club_id: &str, hand_id: &str) -> Result<Vec<InputRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "SELECT club_id, hand_id, seq, sealed FROM hand_inputs \
+                 WHERE club_id = $1 AND hand_id = $2 ORDER BY seq",
+            )
+            .await
+            .map_err(map_pg)?;
+        let rows = client
+            .query(&stmt, &[&club_id, &hand_id])
+            .await
+            .map_err(map_pg)?;
+        rows.iter()
+            .map(|r| {
+                Ok(InputRow {
+                    club_id: get(r, "club_id")?,
+                    hand_id: get(r, "hand_id")?,
+                    seq: get(r, "seq")?,
+                    sealed: get(r, "sealed")?,
+                })
+            })
+            .collect()
+    }
+
     async fn get_idempotency(
         &self,
         club_id: &str,
@@ -1128,7 +1175,7 @@ async fn create_hand_one(
 
 /// Appends in a transaction of its own, in the order a batch writes (see `batch`): the
 /// idempotency record, the events (whose primary key decides between two writers of one
-/// `seq`), then the hand's row when the hand ends, the table, the secrets.
+/// `seq`), then the hand's row when the hand ends, the table, the secrets and inputs.
 async fn append_one(client: &mut Object, req: &AppendRequest) -> Result<(), StoreError> {
     check_append(req)?;
     let tx = client.transaction().await.map_err(map_pg)?;
@@ -1157,6 +1204,7 @@ async fn append_one(client: &mut Object, req: &AppendRequest) -> Result<(), Stor
             }
         }
         insert_secrets(&tx, &req.new_secrets).await?;
+        insert_inputs(&tx, &req.new_inputs).await?;
         Ok(())
     }
     .await;

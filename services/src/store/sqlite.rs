@@ -23,7 +23,7 @@ use serde_json::Value;
 use super::{
     check_append, check_key_club, check_new_hand, check_new_table, page_limit, parse_role,
     parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, IdemRow,
-    RecordJson, SeatLookup, SeatRow, SecretRow, Store, StoreError, TableRow,
+    InputRow, RecordJson, SeatLookup, SeatRow, SecretRow, Store, StoreError, TableRow,
 };
 
 mod embedded {
@@ -199,6 +199,9 @@ fn unique_violation(cols: &str) -> Option<StoreError> {
         },
         "hand_secrets.club_id, hand_secrets.hand_id, hand_secrets.shuffle" => {
             StoreError::Duplicate("secret")
+        }
+        "hand_inputs.club_id, hand_inputs.hand_id, hand_inputs.seq" => {
+            StoreError::Duplicate("input")
         }
         "idempotency_keys.club_id, idempotency_keys.key" => StoreError::IdempotencyConflict,
         _ => return None,
@@ -496,6 +499,19 @@ fn insert_secrets(tx: &Connection, secrets: &[SecretRow]) -> Result<(), StoreErr
         .map_err(map_sqlite)?;
     for s in secrets {
         stmt.execute(params![s.club_id, s.hand_id, s.shuffle, s.sealed])
+            .map_err(map_sqlite)?;
+    }
+    Ok(())
+}
+
+fn insert_inputs(tx: &Connection, inputs: &[InputRow]) -> Result<(), StoreError> {
+    let mut stmt = tx
+        .prepare_cached(
+            "INSERT INTO hand_inputs (club_id, hand_id, seq, sealed) VALUES (?1, ?2, ?3, ?4)",
+        )
+        .map_err(map_sqlite)?;
+    for i in inputs {
+        stmt.execute(params![i.club_id, i.hand_id, i.seq, i.sealed])
             .map_err(map_sqlite)?;
     }
     Ok(())
@@ -1001,7 +1017,8 @@ impl Store for SqliteStore {
                 ])
             })
             .map_err(map_sqlite)?;
-            insert_secrets(tx, &req.new_secrets)
+            insert_secrets(tx, &req.new_secrets)?;
+            insert_inputs(tx, &req.new_inputs)
         })
         .await
     }
@@ -1091,6 +1108,29 @@ impl Store for SqliteStore {
                         club_id: r.get(0)?,
                         hand_id: r.get(1)?,
                         shuffle: r.get(2)?,
+                        sealed: r.get(3)?,
+                    })
+                })?
+                .collect()
+            })
+            .map_err(map_sqlite)
+        })
+        .await
+    }
+
+    async fn get_inputs(&self, club_id: &str, hand_id: &str) -> Result<Vec<InputRow>, StoreError> {
+        let (club_id, hand_id) = (club_id.to_owned(), hand_id.to_owned());
+        self.run(move |conn| {
+            conn.prepare_cached(
+                "SELECT club_id, hand_id, seq, sealed FROM hand_inputs \
+                 WHERE club_id = ?1 AND hand_id = ?2 ORDER BY seq",
+            )
+            .and_then(|mut s| {
+                s.query_map(params![club_id, hand_id], |r| {
+                    Ok(InputRow {
+                        club_id: r.get(0)?,
+                        hand_id: r.get(1)?,
+                        seq: r.get(2)?,
                         sealed: r.get(3)?,
                     })
                 })?

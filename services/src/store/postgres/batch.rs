@@ -9,11 +9,12 @@
 //! the leaders' few connections keep their prepared statements and plans warm):
 //!
 //! * a batch of plain writes (appends with no idempotency key and no hand or table
-//!   update: nearly all of them; and new hands with no idempotency key) is ONE
-//!   statement in autocommit (`plain_statement`): it inserts the new hands with their
-//!   seats, the first event of each append where its hand's log ends just before it,
-//!   and for the hands that went in the other events, their `log_queue` rows and the
-//!   secrets. Should a new hand be refused (a unique violation), the statement fails
+//!   update, whatever secrets and inputs they carry: nearly all of them; and new hands
+//!   with no idempotency key) is ONE statement in autocommit (`plain_statement`): it
+//!   inserts the new hands with their seats, the first event of each append where its
+//!   hand's log ends just before it, and for the hands that went in the other events,
+//!   their `log_queue` rows, the secrets and the sealed inputs (the openings of private
+//!   actions). Should a new hand be refused (a unique violation), the statement fails
 //!   as a whole and every write of the batch is retried alone, which says why. When
 //!   the writer knows from its own commits that every append of the batch goes right
 //!   after its hand's last event ([`LogEnds`]: the common case), nothing is checked
@@ -27,13 +28,13 @@
 //!      having written nothing else;
 //!   4. the rows of hands that end and the tables' new match states (one statement
 //!      each per hand that ends);
-//!   5. all sealed secrets in one statement;
+//!   5. all sealed secrets in one statement, all sealed inputs in another;
 //!   6. last, all the other events and the `log_queue` rows in one statement;
 //!   7. COMMIT: one WAL flush for the whole batch.
 //!
 //!   Steps 4 to 6 are sent together (pipelined on the connection): the hand rows,
-//!   secrets and events cost one round trip, and a table's update follows its hand
-//!   row's answer (it checks the hand's table first).
+//!   secrets, inputs and events cost one round trip, and a table's update follows its
+//!   hand row's answer (it checks the hand's table first).
 //!
 //! A hand's writers are ordered by the primary key of `events`, not by the hand's row:
 //! an append's first event goes in only if the hand's last committed event is the one
@@ -70,7 +71,7 @@ use tokio_postgres::types::ToSql;
 
 use super::{
     append_one, client_of, create_hand_one, map_pg, new_hand_params, next_seq_of, AppendRequest,
-    EventRow, HandRow, IdemRow, SecretRow, StoreError, HAND_COLS,
+    EventRow, HandRow, IdemRow, InputRow, SecretRow, StoreError, HAND_COLS,
 };
 use crate::store::HandStatus;
 use crate::store::RecordJson;
@@ -710,8 +711,8 @@ async fn open<'c>(pool: &Pool, conn: &'c mut Option<Object>) -> Result<&'c mut O
     }
 }
 
-/// A write that fits the one-statement path: an append that writes events and
-/// secrets only (not the hand's row, its table or an idempotency record), or a new hand
+/// A write that fits the one-statement path: an append that writes events, secrets and
+/// inputs only (not the hand's row, its table or an idempotency record), or a new hand
 /// without an idempotency record.
 fn is_plain(op: &Op) -> bool {
     match op {
@@ -733,8 +734,8 @@ enum PlainFailed {
 /// Plain writes in ONE statement, committed on its own (autocommit): inserts the new
 /// hands and their seats, and the first event of every append whose hand's log ends
 /// just before it ([`first_events_sql`]); then, for those hands, the other events, the
-/// queue rows for the club's order and the secrets. One round trip and one WAL flush
-/// for the lot. The outcome of each, in `idx` order (`None`: not written, to be
+/// queue rows for the club's order, the secrets and the inputs. One round trip and one
+/// WAL flush for the lot. The outcome of each, in `idx` order (`None`: not written, to be
 /// retried alone).
 ///
 /// When every append is `known` to go right after its hand's log end (see
@@ -756,6 +757,7 @@ async fn plain_statement(
     // append's when it is known), and the new hands' first events.
     let mut others: Vec<&EventRow> = Vec::new();
     let mut secrets: Vec<&SecretRow> = Vec::new();
+    let mut inputs: Vec<&InputRow> = Vec::new();
     let skip = usize::from(!known);
     for &i in &sorted {
         match &batch[i].op {
@@ -763,6 +765,7 @@ async fn plain_statement(
                 appends.push(r);
                 others.extend(r.events.iter().skip(skip));
                 secrets.extend(r.new_secrets.iter());
+                inputs.extend(r.new_inputs.iter());
             }
             Op::Create {
                 hand,
@@ -787,6 +790,7 @@ async fn plain_statement(
     let e = EventCols::new(&others);
     let q = QueueCols::new(sorted.iter().map(|&i| batch[i].op.events()));
     let x = SecretCols::new(&secrets);
+    let o = InputCols::new(&inputs);
 
     // The statement names only the parts this batch has: nearly every write is an
     // append of one event without a new shuffle, and each part of the statement costs
@@ -861,6 +865,17 @@ async fn plain_statement(
             placeholders(params.len(), SecretCols::TYPES)
         ));
         params.extend(x.params());
+    }
+    if !inputs.is_empty() {
+        // Only appends carry inputs, each at one of its own events (`check_append`): they
+        // go in exactly when their hand's events do.
+        parts.push(format!(
+            "i AS ( \
+                 INSERT INTO hand_inputs (club_id, hand_id, seq, sealed) \
+                 SELECT $1, x.* FROM unnest({}) AS x(hand_id, seq, sealed){only_ok})",
+            placeholders(params.len(), InputCols::TYPES)
+        ));
+        params.extend(o.params());
     }
     let sql = if known {
         format!("WITH {} SELECT 1", parts.join(", "))
@@ -1095,9 +1110,10 @@ async fn stage_all(
         .collect();
 
     // 4.-6. The rows of hands that end and the tables' new match states (statements of
-    //    their own per hand that ends), all sealed secrets in one statement, and last
-    //    every other event with the queue rows in one: sent together (pipelined) and run
-    //    by the server in the order sent, so they cost one round trip, not one each.
+    //    their own per hand that ends), all sealed secrets in one statement, all sealed
+    //    inputs in one, and last every other event with the queue rows in one: sent
+    //    together (pipelined) and run by the server in the order sent, so they cost one
+    //    round trip, not one each.
     let ends: Vec<(usize, &AppendRequest)> = live
         .iter()
         .filter_map(|&i| match &batch[i].op {
@@ -1112,11 +1128,19 @@ async fn stage_all(
             Op::Create { secrets, .. } => secrets.iter(),
         })
         .collect();
+    let inputs: Vec<&InputRow> = live
+        .iter()
+        .flat_map(|&i| match &batch[i].op {
+            Op::Append(r) => r.new_inputs.iter(),
+            Op::Create { .. } => [].iter(),
+        })
+        .collect();
     let mut accepted = live;
     accepted.sort_unstable();
-    let (ended, (), all_in) = tokio::try_join!(
+    let (ended, (), (), all_in) = tokio::try_join!(
         futures_util::future::try_join_all(ends.iter().map(|&(_, r)| end_hand(tx, r))),
         insert_secrets(tx, &secrets),
+        insert_inputs(tx, &inputs),
         async {
             if accepted.is_empty() {
                 Ok(true)
@@ -1423,6 +1447,30 @@ impl<'a> SecretCols<'a> {
     }
 }
 
+/// Sealed-input columns, one element per input (the club is a parameter of its own).
+struct InputCols<'a> {
+    hand: Vec<&'a str>,
+    seq: Vec<i64>,
+    sealed: Vec<&'a [u8]>,
+}
+
+impl<'a> InputCols<'a> {
+    const TYPES: &'static [&'static str] = &["text[]", "int8[]", "bytea[]"];
+
+    /// The arrays as statement parameters, in the order of [`Self::TYPES`].
+    fn params(&self) -> [&(dyn ToSql + Sync); 3] {
+        [&self.hand, &self.seq, &self.sealed]
+    }
+
+    fn new(inputs: &[&'a InputRow]) -> Self {
+        InputCols {
+            hand: inputs.iter().map(|i| i.hand_id.as_str()).collect(),
+            seq: inputs.iter().map(|i| i.seq).collect(),
+            sealed: inputs.iter().map(|i| i.sealed.as_slice()).collect(),
+        }
+    }
+}
+
 /// The next `seq` (one past the last event) of each hand that exists among `ids`.
 /// One lookup per hand by its primary key: only appends that were refused come here.
 async fn next_seqs(
@@ -1536,6 +1584,29 @@ async fn insert_secrets(
         .await?;
     let mut params: Vec<&(dyn ToSql + Sync)> = vec![&club];
     params.extend(x.params());
+    tx.execute(&stmt, &params).await?;
+    Ok(())
+}
+
+async fn insert_inputs(
+    tx: &Transaction<'_>,
+    inputs: &[&InputRow],
+) -> Result<(), tokio_postgres::Error> {
+    let Some(first) = inputs.first() else {
+        return Ok(());
+    };
+    // A batch is one club's.
+    let club = first.club_id.as_str();
+    let o = InputCols::new(inputs);
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO hand_inputs (club_id, hand_id, seq, sealed) \
+             SELECT $1, x.* FROM unnest($2::text[], $3::int8[], $4::bytea[]) \
+                  AS x(hand_id, seq, sealed)",
+        )
+        .await?;
+    let mut params: Vec<&(dyn ToSql + Sync)> = vec![&club];
+    params.extend(o.params());
     tx.execute(&stmt, &params).await?;
     Ok(())
 }
