@@ -188,7 +188,8 @@ run_store() {
     psql "$ADMIN_URL" -Atqc "CREATE DATABASE $DB" >/dev/null
     mkdir -p "$WORK/postgres-data"
     STORE=(--data-dir "$WORK/postgres-data" --database-url "${ADMIN_URL%/*}/$DB")
-    say "PostgreSQL database $DB ($(psql "$ADMIN_URL" -Atqc "SELECT 'fsync=' || current_setting('fsync') \
+    # As the service's sessions see them (docs/DURABILITY.md).
+    say "PostgreSQL database $DB ($(psql "${ADMIN_URL%/*}/$DB" -Atqc "SELECT 'fsync=' || current_setting('fsync') \
       || ' synchronous_commit=' || current_setting('synchronous_commit') \
       || ' full_page_writes=' || current_setting('full_page_writes')" | tr -d '\n'))"
   fi

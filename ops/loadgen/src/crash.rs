@@ -7,7 +7,8 @@
 //!   service acknowledged (a 2xx) is appended to `acked.log` as `hand seq hash`, one
 //!   `write` per line, before the next request. A write whose answer never came (the
 //!   connection broke) is written to `inflight.jsonl`: it may or may not have committed.
-//!   Every other table sends every write with an `Idempotency-Key`.
+//!   Of every four tables of a game, two send every write with an `Idempotency-Key`
+//!   and two play without client entropy (the service shuffles by itself).
 //! * `crash check`, against the restarted service: every acknowledged event is in the
 //!   hand's log with the same hash; each write in flight that carried an idempotency key,
 //!   sent again, gets the recorded answer or runs once; every hand in progress plays on
@@ -136,6 +137,9 @@ struct TableInfo {
     tokens: Vec<String>,
     /// Whether its writes carry an `Idempotency-Key`.
     keyed: bool,
+    /// Whether its seats add client seeds before each shuffle (else the service shuffles
+    /// by itself, in the write that needs the shuffle).
+    client_entropy: bool,
 }
 
 /// A write whose answer never came.
@@ -600,7 +604,21 @@ impl Player {
     async fn step(&mut self, h: &mut HandState) -> Result<(), Stop> {
         let hand_id = h.hand_id.clone();
         if !h.to_act["shuffle_pending"].is_null() {
-            for seat in 0..self.table.tokens.len() {
+            if !self.table.client_entropy {
+                // Without client entropy the service shuffles in the write that needs it:
+                // a hand left waiting for a shuffle was cut between two of its commits.
+                self.unexpected(&format!(
+                    "hand {hand_id} (seq {}) waits for a shuffle on a table without client \
+                     entropy: {}",
+                    h.next_seq, h.to_act
+                ))?;
+            }
+            let seats = if self.table.client_entropy {
+                self.table.tokens.len()
+            } else {
+                0
+            };
+            for seat in 0..seats {
                 let seed = random_hex(&mut self.rng, 16);
                 let body = json!({"seed": seed, "expected_seq": h.next_seq});
                 match self
@@ -720,12 +738,13 @@ async fn create_table(
     game: GameId,
     seats: usize,
     keyed: bool,
+    client_entropy: bool,
 ) -> anyhow::Result<TableInfo> {
     let names = ["Dariush", "Shirin", "Babak", "Roya"];
     let seats: Vec<Value> = (0..seats)
         .map(|i| json!({"player": names[i % names.len()]}))
         .collect();
-    let body = json!({"game": game.as_str(), "seats": seats});
+    let body = json!({"game": game.as_str(), "seats": seats, "client_entropy": client_entropy});
     let r = api
         .call(
             reqwest::Method::POST,
@@ -750,6 +769,7 @@ async fn create_table(
         game: game.as_str().to_owned(),
         tokens,
         keyed,
+        client_entropy,
     })
 }
 
@@ -761,7 +781,8 @@ async fn drive_table(mut p: Player, tables: Arc<LineLog>, until: Instant) -> Res
             Some(h) => h,
             None => {
                 let seats = p.table.tokens.len();
-                let t = match create_table(&p.api, &p.admin, p.game, seats, p.table.keyed).await {
+                let (keyed, entropy) = (p.table.keyed, p.table.client_entropy);
+                let t = match create_table(&p.api, &p.admin, p.game, seats, keyed, entropy).await {
                     Ok(t) => t,
                     Err(_) if !p.api.alive().await => return Err(Stop::Gone),
                     Err(e) => return Err(e.into()),
@@ -793,7 +814,14 @@ async fn drive(a: DriveArgs) -> anyhow::Result<()> {
         } else {
             (GameId::BistOYek, 2 + i % 3)
         };
-        let table = create_table(&api, &admin, game, seats, i % 2 == 1).await?;
+        // Every four tables of a game: with and without idempotency keys, with and
+        // without client entropy.
+        let j = if i < a.hokm_tables {
+            i
+        } else {
+            i - a.hokm_tables
+        };
+        let table = create_table(&api, &admin, game, seats, j % 2 == 1, j % 4 < 2).await?;
         tables_log.line(&serde_json::to_string(&table)?)?;
         players.push(Player {
             api: api.clone(),
