@@ -38,6 +38,13 @@ PROFILE="${CRASH_PROFILE:-debug}"
 
 say() { printf '[crash.sh] %s\n' "$*" >&2; }
 
+for v in "$ROUNDS" "$TABLES" "$HOKM" "$KILL_MIN" "$KILL_MAX"; do
+  case "$v" in ''|*[!0-9]*) say "CRASH_* settings must be whole numbers (got '$v')"; exit 2 ;; esac
+done
+if [ "$KILL_MAX" -lt "$KILL_MIN" ]; then
+  say "CRASH_KILL_MAX_MS must not be below CRASH_KILL_MIN_MS"; exit 2
+fi
+
 what="${1:-all}"
 case "$what" in
   embedded|postgres|all) ;;
