@@ -6,12 +6,17 @@
 //!   autocommit INSERTs of event-sized rows over the same pool settings.
 //! * `history`: bulk-loads ~1M events with their hands, then times `Store::list_hands`
 //!   with a mix of filters and cursor paging.
+//! * `crash drive` / `crash check`: HTTP load on many tables of a running service, and
+//!   after it was killed and restarted, the check that nothing acknowledged was lost
+//!   (`ops/crash.sh`).
 //!
 //! Every loop is bounded in count and in time, and the only traffic is to the database
-//! URL given (which `ops/bench.sh` points at 127.0.0.1).
+//! URL given (which `ops/bench.sh` points at 127.0.0.1), or for `crash` to the service's
+//! URL (which `ops/crash.sh` starts on 127.0.0.1).
 
 mod appends;
 mod common;
+mod crash;
 mod history;
 
 use clap::{Parser, Subcommand};
@@ -24,7 +29,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[derive(Parser, Debug)]
 #[command(
     name = "loadgen",
-    about = "Store benchmarks: append throughput and history queries"
+    about = "Store benchmarks (append throughput, history queries) and the crash test's driver and checker"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -37,6 +42,8 @@ enum Cmd {
     Appends(appends::Args),
     /// Bulk-load ~N events, then time list_hands with a mix of filters.
     History(history::Args),
+    /// Durability under kill -9: the load driver and the checker of ops/crash.sh.
+    Crash(crash::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -48,6 +55,7 @@ fn main() -> anyhow::Result<()> {
         match cli.cmd {
             Cmd::Appends(a) => appends::run(a).await,
             Cmd::History(h) => history::run(h).await,
+            Cmd::Crash(c) => crash::run(c).await,
         }
     })
 }
