@@ -2671,3 +2671,182 @@ fn v1_order() -> Vec<(i64, String, i64)> {
         (2, "h1".into(), 1),
     ]
 }
+
+// ---------------------------------------------------------------------------------------
+// Ready for Citus (docs/SCALING.md)
+
+/// The tables that are not distributed by club: Citus reference tables, one copy on
+/// every node. Each is named in docs/SCALING.md with its reason; none has a foreign key.
+const REFERENCE_TABLES: &[&str] = &["token_routes"];
+
+/// refinery's bookkeeping of applied migrations: a local table of the coordinator.
+const LOCAL_TABLES: &[&str] = &["refinery_schema_history"];
+
+/// Every table but [`REFERENCE_TABLES`] and [`LOCAL_TABLES`], as the catalog lists it.
+const CATALOG_TABLES: &str = "SELECT c.oid, c.relname::text AS name FROM pg_class c \
+     JOIN pg_namespace n ON n.oid = c.relnamespace \
+     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND c.relname <> ALL($1)";
+
+/// The migrated PostgreSQL schema can be distributed by club as it is: every table but
+/// the named exceptions has a `club_id` of one type and collation (which co-location
+/// needs), every primary key and unique index leads with it (so Citus can enforce it
+/// on one shard), and every foreign key joins `club_id` to `club_id` (so it never
+/// crosses clubs, hence shards). Reference tables have no foreign keys at all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_catalog_is_ready_for_citus() {
+    run_pg(|h| async move {
+        let Raw::Pg(cfg) = &h.raw else { unreachable!() };
+        let (db, conn) = cfg.connect(NoTls).await.expect("connect");
+        let driver = tokio::spawn(conn);
+        let skip: Vec<&str> = REFERENCE_TABLES
+            .iter()
+            .chain(LOCAL_TABLES)
+            .copied()
+            .collect();
+        let names = |sql: String, params: Vec<Vec<&'static str>>| {
+            let db = &db;
+            async move {
+                let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = params
+                    .iter()
+                    .map(|p| p as &(dyn tokio_postgres::types::ToSql + Sync))
+                    .collect();
+                let rows = db.query(&sql, &params).await.expect(&sql);
+                rows.iter()
+                    .map(|r| r.get::<_, String>(0))
+                    .collect::<Vec<_>>()
+            }
+        };
+
+        let tables = names(
+            format!("SELECT name FROM ({CATALOG_TABLES}) t ORDER BY 1"),
+            vec![skip.clone()],
+        )
+        .await;
+        assert!(tables.contains(&"events".to_string()), "{tables:?}");
+
+        let no_club = names(
+            format!(
+                "SELECT t.name FROM ({CATALOG_TABLES}) t \
+                 WHERE NOT EXISTS (SELECT 1 FROM pg_attribute a \
+                     WHERE a.attrelid = t.oid AND a.attname = 'club_id' \
+                     AND NOT a.attisdropped AND a.attnotnull \
+                     AND a.atttypid = 'text'::regtype \
+                     AND a.attcollation = 'pg_catalog.\"C\"'::regcollation) \
+                 ORDER BY 1"
+            ),
+            vec![skip.clone()],
+        )
+        .await;
+        assert!(
+            no_club.is_empty(),
+            "tables without a NOT NULL club_id TEXT COLLATE \"C\": {no_club:?}"
+        );
+
+        let unique_not_by_club = names(
+            format!(
+                "SELECT t.name || '.' || i.relname FROM ({CATALOG_TABLES}) t \
+                 JOIN pg_index x ON x.indrelid = t.oid \
+                 JOIN pg_class i ON i.oid = x.indexrelid \
+                 LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = x.indkey[0] \
+                 WHERE (x.indisunique OR x.indisexclusion) \
+                   AND a.attname IS DISTINCT FROM 'club_id' \
+                 ORDER BY 1"
+            ),
+            vec![skip.clone()],
+        )
+        .await;
+        assert!(
+            unique_not_by_club.is_empty(),
+            "primary keys and unique indexes that do not lead with club_id: \
+             {unique_not_by_club:?}"
+        );
+
+        // Foreign keys of every table, the exceptions included.
+        let across_clubs = names(
+            "SELECT c.relname || '.' || con.conname FROM pg_constraint con \
+             JOIN pg_class c ON c.oid = con.conrelid \
+             JOIN pg_namespace n ON n.oid = c.relnamespace \
+             WHERE con.contype = 'f' AND n.nspname = 'public' \
+               AND (c.relname = ANY($1) OR NOT EXISTS ( \
+                   SELECT 1 FROM unnest(con.conkey, con.confkey) AS k(col, fcol) \
+                   JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.col \
+                   JOIN pg_attribute f ON f.attrelid = con.confrelid AND f.attnum = k.fcol \
+                   WHERE a.attname = 'club_id' AND f.attname = 'club_id')) \
+             ORDER BY 1"
+                .to_string(),
+            vec![REFERENCE_TABLES.to_vec()],
+        )
+        .await;
+        assert!(
+            across_clubs.is_empty(),
+            "foreign keys that do not join club_id to club_id, or from a reference \
+             table: {across_clubs:?}"
+        );
+
+        // The named exceptions exist: a stale name here would hide nothing, but would
+        // mislead the reader.
+        let exceptions = names(
+            "SELECT relname::text FROM pg_class WHERE relkind = 'r' AND relname = ANY($1) \
+             ORDER BY 1"
+                .to_string(),
+            vec![skip.clone()],
+        )
+        .await;
+        let mut want: Vec<String> = skip.iter().map(|s| s.to_string()).collect();
+        want.sort();
+        assert_eq!(exceptions, want, "the named reference and local tables");
+
+        drop(db);
+        let _ = driver.await;
+    })
+    .await
+}
+
+/// The SQLite schema keeps the same shape, so that both stores mean the same by "unique":
+/// every unique index leads with `club_id`, every foreign key joins it to `club_id`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_catalog_leads_with_club_id() {
+    run_sqlite(|h| async move {
+        let Raw::Sqlite(path) = &h.raw else {
+            unreachable!()
+        };
+        let conn = rusqlite::Connection::open(path).unwrap();
+        let skip: Vec<String> = REFERENCE_TABLES
+            .iter()
+            .chain(LOCAL_TABLES)
+            .map(|t| format!("'{t}'"))
+            .collect();
+        let skip = skip.join(", ");
+        let names = |sql: &str| -> Vec<String> {
+            let mut stmt = conn.prepare(sql).expect(sql);
+            stmt.query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap()
+        };
+        let unique_not_by_club = names(&format!(
+            "SELECT m.name || '.' || il.name FROM sqlite_schema m \
+             JOIN pragma_index_list(m.name) il \
+             JOIN pragma_index_info(il.name) ii ON ii.seqno = 0 \
+             WHERE m.type = 'table' AND il.\"unique\" AND m.name NOT IN ({skip}) \
+               AND ii.name IS NOT 'club_id' \
+             ORDER BY 1"
+        ));
+        assert!(
+            unique_not_by_club.is_empty(),
+            "unique indexes that do not lead with club_id: {unique_not_by_club:?}"
+        );
+        let across_clubs = names(
+            "SELECT m.name || ' -> ' || fk.\"table\" FROM sqlite_schema m \
+             JOIN pragma_foreign_key_list(m.name) fk \
+             WHERE m.type = 'table' GROUP BY m.name, fk.id \
+             HAVING sum(fk.\"from\" = 'club_id' AND fk.\"to\" = 'club_id') = 0 \
+             ORDER BY 1",
+        );
+        assert!(
+            across_clubs.is_empty(),
+            "foreign keys that do not join club_id to club_id: {across_clubs:?}"
+        );
+    })
+    .await
+}
