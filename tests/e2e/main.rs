@@ -18,4 +18,5 @@ mod limits;
 mod play;
 mod smoke;
 mod tamper;
+mod tokens;
 mod visibility;
