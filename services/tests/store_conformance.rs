@@ -2717,11 +2717,12 @@ async fn pg_catalog_is_ready_for_citus() {
             }
         };
 
-        let tables = names(
-            format!("SELECT name FROM ({CATALOG_TABLES}) t ORDER BY 1"),
+        let mut tables = names(
+            format!("SELECT name FROM ({CATALOG_TABLES}) t"),
             vec![skip.clone()],
         )
         .await;
+        tables.sort();
         assert!(tables.contains(&"events".to_string()), "{tables:?}");
 
         let no_club = names(
@@ -2783,6 +2784,21 @@ async fn pg_catalog_is_ready_for_citus() {
              table: {across_clubs:?}"
         );
 
+        // docs/SCALING.md distributes exactly these tables by club, co-located with
+        // `clubs`, and makes the reference tables reference tables.
+        let (distributed, reference) = scaling_doc_tables();
+        assert_eq!(
+            distributed, tables,
+            "the tables docs/SCALING.md distributes by club_id, and the catalog's"
+        );
+        let mut want_reference: Vec<String> =
+            REFERENCE_TABLES.iter().map(|t| t.to_string()).collect();
+        want_reference.sort();
+        assert_eq!(
+            reference, want_reference,
+            "the reference tables of docs/SCALING.md"
+        );
+
         // The named exceptions exist: a stale name here would hide nothing, but would
         // mislead the reader.
         let exceptions = names(
@@ -2800,6 +2816,33 @@ async fn pg_catalog_is_ready_for_citus() {
         let _ = driver.await;
     })
     .await
+}
+
+/// The tables of the `create_distributed_table` and `create_reference_table` calls of
+/// docs/SCALING.md, each list sorted. A distributed table must be distributed by
+/// `club_id` and, but for `clubs`, co-located with `clubs`.
+fn scaling_doc_tables() -> (Vec<String>, Vec<String>) {
+    let doc = include_str!("../../docs/SCALING.md");
+    let named = |line: &str, call: &str| -> Option<String> {
+        let rest = &line[line.find(call)? + call.len()..];
+        Some(rest.split('\'').next()?.to_string())
+    };
+    let (mut distributed, mut reference) = (Vec::new(), Vec::new());
+    for line in doc.lines().filter(|l| l.starts_with("SELECT ")) {
+        if let Some(t) = named(line, "create_distributed_table('") {
+            assert!(line.contains(&format!("('{t}', 'club_id'")), "{line}");
+            assert!(
+                t == "clubs" || line.contains("colocate_with => 'clubs')"),
+                "{line}"
+            );
+            distributed.push(t);
+        } else if let Some(t) = named(line, "create_reference_table('") {
+            reference.push(t);
+        }
+    }
+    distributed.sort();
+    reference.sort();
+    (distributed, reference)
 }
 
 /// The SQLite schema keeps the same shape, so that both stores mean the same by "unique":
