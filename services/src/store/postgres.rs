@@ -8,6 +8,11 @@
 //! always taken in the order idempotency key, new hand, events, hand, table, so writers
 //! never deadlock one another.
 //!
+//! Every statement a request runs names one club (`club_id = $1`) on every table it
+//! touches and joins on `club_id`, so that the database can be distributed by club
+//! (docs/SCALING.md); the exceptions are the legacy token routes (a reference table) and
+//! the sequencer's `clubs_to_sequence`.
+//!
 //! An append takes no club-wide lock: it queues what it wrote in `log_queue`, in its
 //! own transaction, and the sequencer ([`Store::sequence`]) gives those events their
 //! place in the club's order (`club_log`) afterwards, under the club's row lock.
@@ -914,7 +919,9 @@ impl Store for PgStore {
         let stmt = client
             // The distinct clubs of the queue by a skip scan of its primary key: one
             // index descent per club that has waiting appends, however many clubs there
-            // are and however many deleted rows wait for vacuum.
+            // are and however many deleted rows wait for vacuum. The one statement that
+            // reads across clubs, for the sequencer, not a request; distributed by club
+            // it becomes `SELECT DISTINCT club_id FROM log_queue` (docs/SCALING.md).
             .prepare_cached(
                 "WITH RECURSIVE c(club_id) AS ( \
                      (SELECT club_id FROM log_queue ORDER BY club_id LIMIT 1) \
