@@ -13,10 +13,12 @@
 //!
 //! Deprecated, legacy: `ak_<key id>_<secret>` and `st_<token id>_<secret>`, the format
 //! of the tokens issued before PostgreSQL schema V7 (SQLite V5). Such a token's club is
-//! read from `token_routes` ([`Store::legacy_token_club`](crate::store::Store::legacy_token_club)), which
-//! those migrations filled for the keys and seats that existed then; a token issued
-//! since has no route there, so its legacy spelling is refused. A legacy token may
-//! also be sent in the new spelling, with its club id (`GET /v1/me`) put in.
+//! read from `token_routes` ([`Store::legacy_token_club`]), which those migrations
+//! filled for the keys and seats that existed then; a token issued since has no route
+//! there, so its legacy spelling is refused. A legacy token may also be sent in the
+//! new spelling, with its club id (`GET /v1/me`) put in.
+//!
+//! [`Store::legacy_token_club`]: crate::store::Store::legacy_token_club
 //!
 //! They are sent as `Authorization: Bearer <token>`. The store holds only
 //! `hex(SHA-256(secret))`; the presented secret's hash is compared with it in constant
