@@ -2,8 +2,23 @@
 //!
 //! Token formats (ids and secrets are lowercase hex, so URL-safe and free of `_`):
 //!
-//! * API key: `ak_<key id: 16 hex>_<secret: 64 hex>`
-//! * seat token: `st_<token id: 16 hex>_<secret: 64 hex>`
+//! * API key: `ak_<club id>_<key id: 16 hex>_<secret: 64 hex>`
+//! * seat token: `st_<club id>_<token id: 16 hex>_<secret: 64 hex>`
+//!
+//! where the club id is the club's, `c_<16 hex>`. A token names the club it belongs to,
+//! so that it is looked up by `(club_id, id)` like every other row of a request, and a
+//! store distributed by club finds it on the club's own node (docs/SCALING.md). It is
+//! read from the right, the secret and the id having fixed lengths and no `_`; what is
+//! left between the prefix and them is the club id, checked for its shape.
+//!
+//! Deprecated, legacy: `ak_<key id>_<secret>` and `st_<token id>_<secret>`, the format
+//! of the tokens issued before PostgreSQL schema V7 (SQLite V5). Such a token's club is
+//! read from `token_routes` ([`Store::legacy_token_club`]), which those migrations
+//! filled for the keys and seats that existed then; a token issued since has no route
+//! there, so its legacy spelling is refused. A legacy token may also be sent in the
+//! new spelling, with its club id (`GET /v1/me`) put in.
+//!
+//! [`Store::legacy_token_club`]: crate::store::Store::legacy_token_club
 //!
 //! They are sent as `Authorization: Bearer <token>`. The store holds only
 //! `hex(SHA-256(secret))`; the presented secret's hash is compared with it in constant
@@ -18,7 +33,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use crate::api::errors::{ApiError, ApiResult, Code};
-use crate::store::KeyRole;
+use crate::store::{KeyRole, TokenKind};
 use crate::Service;
 
 /// Prefix of API keys.
@@ -26,15 +41,19 @@ pub const API_KEY_PREFIX: &str = "ak";
 /// Prefix of seat tokens.
 pub const SEAT_TOKEN_PREFIX: &str = "st";
 
+/// Prefix of club ids.
+pub const CLUB_PREFIX: &str = "c";
+
 const ID_BYTES: usize = 8;
 const SECRET_BYTES: usize = 32;
 
 /// A freshly made token: shown once to its owner, stored as `id` and `hash`.
 #[derive(Clone)]
 pub struct NewToken {
-    /// The public id.
+    /// The public id, unique within the club.
     pub id: String,
-    /// The whole token, `<prefix>_<id>_<secret>`: show once, never store or log.
+    /// The whole token, `<prefix>_<club id>_<id>_<secret>`: show once, never store or
+    /// log.
     pub token: String,
     /// `hex(SHA-256(secret))`, for the store.
     pub hash: String,
@@ -65,32 +84,78 @@ pub fn hash_secret(secret: &str) -> String {
     hex::encode(Sha256::digest(secret.as_bytes()))
 }
 
-/// A token from its parts.
-pub fn token_from(prefix: &str, id_bytes: &[u8], secret_bytes: &[u8]) -> NewToken {
+/// Whether `s` is `n` bytes in hex.
+fn hex_of(s: &str, n: usize) -> bool {
+    s.len() == 2 * n && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// Whether `s` has the shape of a club id, `c_<16 hex>` (as [`random_id`] makes them):
+/// the only club ids a token can name.
+pub fn is_club_id(s: &str) -> bool {
+    s.strip_prefix(CLUB_PREFIX)
+        .and_then(|r| r.strip_prefix('_'))
+        .is_some_and(|h| hex_of(h, ID_BYTES))
+}
+
+/// A token of the club `club_id` from its parts; an internal error for a club id that a
+/// token cannot name (every club's id can: see [`is_club_id`]).
+pub fn token_from(
+    prefix: &str,
+    club_id: &str,
+    id_bytes: &[u8],
+    secret_bytes: &[u8],
+) -> ApiResult<NewToken> {
+    if !is_club_id(club_id) {
+        return Err(ApiError::internal("a token for a club id of another shape"));
+    }
     let id = hex::encode(id_bytes);
     let secret = hex::encode(secret_bytes);
-    NewToken {
-        token: format!("{prefix}_{id}_{secret}"),
+    Ok(NewToken {
+        token: format!("{prefix}_{club_id}_{id}_{secret}"),
         hash: hash_secret(&secret),
         id,
-    }
+    })
 }
 
-/// A fresh random token.
-pub fn new_token(prefix: &str) -> ApiResult<NewToken> {
-    Ok(token_from(
+/// A fresh random token of the club `club_id`.
+pub fn new_token(prefix: &str, club_id: &str) -> ApiResult<NewToken> {
+    token_from(
         prefix,
+        club_id,
         &random_bytes::<ID_BYTES>()?,
         &random_bytes::<SECRET_BYTES>()?,
-    ))
+    )
 }
 
-/// Splits `<prefix>_<id>_<secret>`; `None` unless well formed.
-fn parse_token(token: &str) -> Option<(&str, &str, &str)> {
-    let mut parts = token.splitn(3, '_');
-    let (prefix, id, secret) = (parts.next()?, parts.next()?, parts.next()?);
-    let hex_of = |s: &str, n: usize| s.len() == 2 * n && s.bytes().all(|b| b.is_ascii_hexdigit());
-    (hex_of(id, ID_BYTES) && hex_of(secret, SECRET_BYTES)).then_some((prefix, id, secret))
+/// A presented token, split into its parts.
+#[derive(Debug, PartialEq, Eq)]
+struct Presented<'a> {
+    prefix: &'a str,
+    /// The club the token names; `None` in the legacy format.
+    club_id: Option<&'a str>,
+    id: &'a str,
+    secret: &'a str,
+}
+
+/// Splits `<prefix>_<club id>_<id>_<secret>`, or the legacy `<prefix>_<id>_<secret>`;
+/// `None` unless well formed.
+fn parse_token(token: &str) -> Option<Presented<'_>> {
+    let (prefix, rest) = token.split_once('_')?;
+    let (head, secret) = rest.rsplit_once('_')?;
+    if !hex_of(secret, SECRET_BYTES) {
+        return None;
+    }
+    let (club_id, id) = match head.rsplit_once('_') {
+        Some((club_id, id)) if is_club_id(club_id) => (Some(club_id), id),
+        Some(_) => return None,
+        None => (None, head),
+    };
+    hex_of(id, ID_BYTES).then_some(Presented {
+        prefix,
+        club_id,
+        id,
+        secret,
+    })
 }
 
 /// Whether `SHA-256(secret)` equals the stored hex hash, in constant time.
@@ -175,32 +240,51 @@ impl Caller {
 
 /// Resolves a bearer token to a caller; `None` when unknown or wrong.
 pub async fn authenticate(svc: &Service, token: &str) -> ApiResult<Option<Caller>> {
-    let Some((prefix, id, secret)) = parse_token(token) else {
+    let Some(t) = parse_token(token) else {
         return Ok(None);
+    };
+    let kind = match t.prefix {
+        API_KEY_PREFIX => TokenKind::ApiKey,
+        SEAT_TOKEN_PREFIX => TokenKind::Seat,
+        _ => return Ok(None),
     };
     // A fixed dummy hash, compared against when the id is unknown, so that unknown and
     // known ids take about as long.
     const DUMMY: &str = "0000000000000000000000000000000000000000000000000000000000000000";
-    match prefix {
-        API_KEY_PREFIX => {
-            let row = svc.store.find_api_key(id).await?;
+    let club_id = match t.club_id {
+        Some(club_id) => club_id.to_owned(),
+        // The legacy format: the club from the routes of the tokens issued before it
+        // was replaced. An unknown id skips the second lookup; ids are not secrets
+        // (`GET /v1/me` shows them), and the secret is still compared, with the dummy.
+        None => match svc.store.legacy_token_club(kind, t.id).await? {
+            Some(club_id) => club_id,
+            None => {
+                let _ = secret_matches(t.secret, DUMMY);
+                return Ok(None);
+            }
+        },
+    };
+    let (id, secret) = (t.id, t.secret);
+    let caller = match kind {
+        TokenKind::ApiKey => {
+            let row = svc.store.find_api_key(&club_id, id).await?;
             let ok = secret_matches(secret, row.as_ref().map_or(DUMMY, |r| r.key_hash.as_str()));
-            Ok(row.filter(|_| ok).map(|r| Caller {
+            row.filter(|_| ok).map(|r| Caller {
                 club_id: r.club_id,
                 id: r.key_id,
                 role: match r.role {
                     KeyRole::Admin => Role::Admin,
                     KeyRole::Auditor => Role::Auditor,
                 },
-            }))
+            })
         }
-        SEAT_TOKEN_PREFIX => {
-            let row = svc.store.find_seat_by_token(id).await?;
+        TokenKind::Seat => {
+            let row = svc.store.find_seat_by_token(&club_id, id).await?;
             let ok = secret_matches(
                 secret,
                 row.as_ref().map_or(DUMMY, |r| r.seat.token_hash.as_str()),
             );
-            Ok(row.filter(|_| ok).and_then(|r| {
+            row.filter(|_| ok).and_then(|r| {
                 Some(Caller {
                     club_id: r.club_id,
                     id: r.seat.token_id,
@@ -209,10 +293,13 @@ pub async fn authenticate(svc: &Service, token: &str) -> ApiResult<Option<Caller
                         seat: SeatIndex(u8::try_from(r.seat.seat).ok()?),
                     },
                 })
-            }))
+            })
         }
-        _ => Ok(None),
+    };
+    if caller.is_some() && t.club_id.is_none() {
+        svc.metrics.observe_legacy_token(kind);
     }
+    Ok(caller)
 }
 
 fn bearer(req: &HttpRequest) -> Option<String> {
@@ -249,15 +336,67 @@ impl FromRequest for Caller {
 mod tests {
     use super::*;
 
+    const CLUB: &str = "c_0123456789abcdef";
+
     #[test]
-    fn tokens_parse_and_match() {
-        let t = new_token(API_KEY_PREFIX).unwrap();
-        let (p, id, secret) = parse_token(&t.token).unwrap();
-        assert_eq!(p, "ak");
-        assert_eq!(id, t.id);
-        assert!(secret_matches(secret, &t.hash));
-        assert!(!secret_matches(secret, &hash_secret("other")));
-        assert!(parse_token("ak_12_34").is_none());
-        assert!(parse_token("nonsense").is_none());
+    fn tokens_name_their_club_parse_and_match() {
+        let t = new_token(API_KEY_PREFIX, CLUB).unwrap();
+        assert!(t.token.starts_with("ak_c_0123456789abcdef_"), "{t:?}");
+        let p = parse_token(&t.token).unwrap();
+        assert_eq!(
+            (p.prefix, p.club_id, p.id),
+            ("ak", Some(CLUB), t.id.as_str())
+        );
+        assert!(secret_matches(p.secret, &t.hash));
+        assert!(!secret_matches(p.secret, &hash_secret("other")));
+        let s = new_token(SEAT_TOKEN_PREFIX, CLUB).unwrap();
+        assert_eq!(parse_token(&s.token).unwrap().club_id, Some(CLUB));
+    }
+
+    #[test]
+    fn legacy_tokens_parse_without_a_club() {
+        let (id, secret) = ("a".repeat(16), "b".repeat(64));
+        let token = format!("st_{id}_{secret}");
+        let p = parse_token(&token).unwrap();
+        assert_eq!(
+            p,
+            Presented {
+                prefix: "st",
+                club_id: None,
+                id: &id,
+                secret: &secret
+            }
+        );
+    }
+
+    #[test]
+    fn malformed_tokens_do_not_parse() {
+        let (id, secret) = ("a".repeat(16), "b".repeat(64));
+        for bad in [
+            "ak_12_34".to_string(),
+            "nonsense".to_string(),
+            String::new(),
+            format!("ak_{id}"),
+            format!("ak_{id}_{secret}x"),
+            format!("ak_{id}x_{secret}"),
+            // Club ids of other shapes, and empty parts.
+            format!("ak_c_0123_{id}_{secret}"),
+            format!("ak_x_0123456789abcdef_{id}_{secret}"),
+            format!("ak_c0123456789abcdef_{id}_{secret}"),
+            format!("ak__{id}_{secret}"),
+            format!("ak_{CLUB}__{secret}"),
+            format!("ak_{CLUB}_{id}_"),
+            format!("ak_{CLUB}_{CLUB}_{id}_{secret}"),
+        ] {
+            assert_eq!(parse_token(&bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_token_names_only_a_club_of_the_usual_shape() {
+        assert!(is_club_id(&random_id(CLUB_PREFIX).unwrap()));
+        assert!(!is_club_id("c1"));
+        assert!(new_token(API_KEY_PREFIX, "c1").is_err());
+        assert!(token_from(API_KEY_PREFIX, "c_x", &[0; 8], &[0; 32]).is_err());
     }
 }

@@ -6,7 +6,9 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::api::errors::{ApiError, ApiResult, Code};
-use crate::auth::{new_token, random_id, token_from, Caller, NewToken, API_KEY_PREFIX};
+use crate::auth::{
+    is_club_id, new_token, random_id, token_from, Caller, NewToken, API_KEY_PREFIX, CLUB_PREFIX,
+};
 use crate::idempotency::{IdemCtx, Reply};
 use crate::names::display_name;
 use crate::store::{ApiKeyRow, ClubRow, KeyRole, Store, StoreError};
@@ -24,7 +26,7 @@ pub struct NewClub {
     pub name: String,
     /// The admin key's id.
     pub key_id: String,
-    /// The admin key `ak_<id>_<secret>`: printed once.
+    /// The admin key `ak_<club id>_<key id>_<secret>`: printed once.
     pub admin_key: String,
 }
 
@@ -37,7 +39,7 @@ pub struct NewKey {
     pub key_id: String,
     /// `admin` or `auditor`.
     pub role: String,
-    /// The key `ak_<id>_<secret>`: shown only in this response.
+    /// The key `ak_<club id>_<key id>_<secret>`: shown only in this response.
     pub api_key: String,
 }
 
@@ -49,11 +51,11 @@ fn now() -> i64 {
 pub async fn create_club(store: &dyn Store, name: &str) -> ApiResult<NewClub> {
     let name = display_name(name, MAX_NAME_LEN).map_err(|e| ApiError::invalid_name("name", &e))?;
     let club = ClubRow {
-        club_id: random_id("c")?,
+        club_id: random_id(CLUB_PREFIX)?,
         name,
         created_ms: now(),
     };
-    let key = new_token(API_KEY_PREFIX)?;
+    let key = new_token(API_KEY_PREFIX, &club.club_id)?;
     let row = key_row(&club.club_id, &key, KeyRole::Admin);
     store.create_club(&club, &row).await?;
     Ok(NewClub {
@@ -85,7 +87,11 @@ fn new_key(club_id: &str, key: NewToken, role: KeyRole) -> NewKey {
 
 /// Adds an API key to a club (the CLI's `club add-key`).
 pub async fn add_key(store: &dyn Store, club_id: &str, role: KeyRole) -> ApiResult<NewKey> {
-    let key = new_token(API_KEY_PREFIX)?;
+    if !is_club_id(club_id) {
+        // No club has such an id: the store would say the same.
+        return Err(StoreError::NotFound("club").into());
+    }
+    let key = new_token(API_KEY_PREFIX, club_id)?;
     store.add_api_key(&key_row(club_id, &key, role)).await?;
     Ok(new_key(club_id, key, role))
 }
@@ -114,7 +120,12 @@ pub async fn add_auditor_key(
         "auditor-key-secret",
         format!("{scope}\u{0}{}", ctx.request_hash).as_bytes(),
     );
-    let key = token_from(API_KEY_PREFIX, id.get(..8).unwrap_or(&id), &secret);
+    let key = token_from(
+        API_KEY_PREFIX,
+        &caller.club_id,
+        id.get(..8).unwrap_or(&id),
+        &secret,
+    )?;
     match svc
         .store
         .add_api_key(&key_row(&caller.club_id, &key, role))
@@ -124,9 +135,9 @@ pub async fn add_auditor_key(
         Err(StoreError::Duplicate(_)) => {
             let same = svc
                 .store
-                .find_api_key(&key.id)
+                .find_api_key(&caller.club_id, &key.id)
                 .await?
-                .is_some_and(|r| r.club_id == caller.club_id && r.key_hash == key.hash);
+                .is_some_and(|r| r.key_hash == key.hash);
             if !same {
                 return Err(ApiError::new(
                     Code::IdempotencyKeyReused,

@@ -10,6 +10,8 @@ use prometheus::{
     TextEncoder,
 };
 
+use crate::store::TokenKind;
+
 /// The service's metrics, in their own registry.
 #[derive(Clone)]
 pub struct Metrics {
@@ -32,6 +34,10 @@ pub struct Metrics {
     pub sequencer_seconds: Histogram,
     /// `sequencer_failures_total`: passes that failed (retried next period).
     pub sequencer_failures: IntCounter,
+    /// `legacy_tokens_total{kind}`: callers who authenticated with a token in the
+    /// deprecated format that does not name its club (`ak` or `st`): when it stays at 0,
+    /// the format and its routes can go (docs/SCALING.md).
+    legacy_tokens: IntCounterVec,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -133,6 +139,17 @@ impl Metrics {
             "sequencer_failures_total",
             "Sequencer passes that failed (the next period tries again)",
         )?;
+        let legacy_tokens = IntCounterVec::new(
+            Opts::new(
+                "legacy_tokens_total",
+                "Callers authenticated by a token in the deprecated format without its club",
+            ),
+            &["kind"],
+        )?;
+        // Shown at 0 from the start, so that "none since" can be read off.
+        for kind in [TokenKind::ApiKey, TokenKind::Seat] {
+            legacy_tokens.with_label_values(&[kind.as_str()]);
+        }
         registry.register(Box::new(requests.clone()))?;
         registry.register(Box::new(request_seconds.clone()))?;
         registry.register(Box::new(append_seconds.clone()))?;
@@ -141,6 +158,7 @@ impl Metrics {
         registry.register(Box::new(ordered.clone()))?;
         registry.register(Box::new(sequencer_seconds.clone()))?;
         registry.register(Box::new(sequencer_failures.clone()))?;
+        registry.register(Box::new(legacy_tokens.clone()))?;
         Ok(Metrics {
             registry,
             requests,
@@ -151,7 +169,13 @@ impl Metrics {
             ordered,
             sequencer_seconds,
             sequencer_failures,
+            legacy_tokens,
         })
+    }
+
+    /// Counts a caller authenticated by a token in the legacy format.
+    pub fn observe_legacy_token(&self, kind: TokenKind) {
+        self.legacy_tokens.with_label_values(&[kind.as_str()]).inc();
     }
 
     /// The Prometheus text exposition.

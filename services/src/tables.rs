@@ -80,7 +80,7 @@ pub struct SeatCreated {
     /// The player's public key, hex.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub public_key: Option<String>,
-    /// The seat token `st_<id>_<secret>`: shown only in this response.
+    /// The seat token `st_<club id>_<token id>_<secret>`: shown only in this response.
     pub token: String,
 }
 
@@ -305,7 +305,7 @@ pub async fn create(
                     .map_err(|e| invalid(format!("seat {i}: public_key: {e}")))
             })
             .transpose()?;
-        let token = new_token(SEAT_TOKEN_PREFIX)?;
+        let token = new_token(SEAT_TOKEN_PREFIX, &caller.club_id)?;
         let seat = u8::try_from(i).map_err(ApiError::internal)?;
         seats.push(SeatRow {
             seat: i16::from(seat),

@@ -16,7 +16,7 @@ use serde_json::json;
 use services::store::{
     sequence_all, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, HandStatus,
     HandUpdate, IdemRow, InputRow, KeyRole, PgStore, SeatRow, SecretRow, SqliteStore, Store,
-    StoreError, TableRow, TableUpdate,
+    StoreError, TableRow, TableUpdate, TokenKind,
 };
 use tokio_postgres::NoTls;
 
@@ -444,14 +444,19 @@ async fn clubs_and_api_keys(h: Harness) {
     assert_eq!(s.get_club("c1").await.unwrap(), Some(club("c1")));
     assert_eq!(s.get_club("nope").await.unwrap(), None);
     assert_eq!(
-        s.find_api_key("k-admin").await.unwrap(),
+        s.find_api_key("c1", "k-admin").await.unwrap(),
         Some(admin.clone())
     );
-    assert_eq!(s.find_api_key("nope").await.unwrap(), None);
+    assert_eq!(s.find_api_key("c1", "nope").await.unwrap(), None);
+    // A key is found in its own club only.
+    assert_eq!(s.find_api_key("c2", "k-admin").await.unwrap(), None);
 
     let auditor = key("c1", "k-audit", KeyRole::Auditor);
     s.add_api_key(&auditor).await.unwrap();
-    assert_eq!(s.find_api_key("k-audit").await.unwrap(), Some(auditor));
+    assert_eq!(
+        s.find_api_key("c1", "k-audit").await.unwrap(),
+        Some(auditor)
+    );
 
     // The same club twice.
     assert!(matches!(
@@ -459,18 +464,26 @@ async fn clubs_and_api_keys(h: Harness) {
             .await,
         Err(StoreError::Duplicate("club"))
     ));
-    assert_eq!(s.find_api_key("k-other").await.unwrap(), None);
+    assert_eq!(s.find_api_key("c1", "k-other").await.unwrap(), None);
 
-    // A key id is unique across clubs; the club whose key clashed is not created either.
-    assert!(matches!(
-        s.create_club(&club("c2"), &key("c2", "k-admin", KeyRole::Admin))
-            .await,
-        Err(StoreError::Duplicate("api key"))
-    ));
-    assert_eq!(s.get_club("c2").await.unwrap(), None);
+    // A key id is unique within its club only: another club may use it, and each finds
+    // its own.
+    let other = ApiKeyRow {
+        key_hash: "cd".repeat(32),
+        ..key("c2", "k-admin", KeyRole::Admin)
+    };
+    s.create_club(&club("c2"), &other).await.unwrap();
+    assert_eq!(s.find_api_key("c2", "k-admin").await.unwrap(), Some(other));
     assert_eq!(
-        s.find_api_key("k-admin").await.unwrap().unwrap().club_id,
-        "c1"
+        s.find_api_key("c1", "k-admin").await.unwrap(),
+        Some(admin.clone())
+    );
+    // Keys made since the legacy token format have no route.
+    assert_eq!(
+        s.legacy_token_club(TokenKind::ApiKey, "k-admin")
+            .await
+            .unwrap(),
+        None
     );
 
     assert!(matches!(
@@ -505,15 +518,31 @@ async fn tables_with_seats_and_tokens(h: Harness) {
     let all = s.list_tables("c1").await.unwrap();
     assert_eq!(all, vec![t1.clone(), t2.clone()]);
 
-    let found = s.find_seat_by_token("tok-c1-t2-3").await.unwrap().unwrap();
+    let found = s
+        .find_seat_by_token("c1", "tok-c1-t2-3")
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(
         (found.club_id.as_str(), found.table_id.as_str()),
         ("c1", "t2")
     );
     assert_eq!(found.seat, t2.seats[3]);
-    assert_eq!(s.find_seat_by_token("tok-nope").await.unwrap(), None);
+    assert_eq!(s.find_seat_by_token("c1", "tok-nope").await.unwrap(), None);
+    // A seat is found in its own club only.
+    assert_eq!(
+        s.find_seat_by_token("c2", "tok-c1-t2-3").await.unwrap(),
+        None
+    );
+    assert_eq!(
+        s.legacy_token_club(TokenKind::Seat, "tok-c1-t2-3")
+            .await
+            .unwrap(),
+        None
+    );
 
-    // A seat token id is unique across tables: the table with the clash is not created.
+    // A seat token id is unique across the club's tables: the table with the clash is
+    // not created.
     let mut t3 = table("c1", "t3", "hokm", &PLAYERS);
     t3.seats[1].token_id = "tok-c1-t1-0".into();
     assert!(matches!(
@@ -521,7 +550,29 @@ async fn tables_with_seats_and_tokens(h: Harness) {
         Err(StoreError::Duplicate("seat token"))
     ));
     assert_eq!(s.get_table("c1", "t3").await.unwrap(), None);
-    assert_eq!(s.find_seat_by_token("tok-c1-t3-0").await.unwrap(), None);
+    assert_eq!(
+        s.find_seat_by_token("c1", "tok-c1-t3-0").await.unwrap(),
+        None
+    );
+    // Another club may use the same token id.
+    s.create_club(&club("c2"), &key("c2", "k2", KeyRole::Admin))
+        .await
+        .unwrap();
+    let mut c2t1 = table("c2", "t1", "hokm", &PLAYERS);
+    c2t1.seats[0].token_id = "tok-c1-t1-0".into();
+    s.create_table(&c2t1, None).await.unwrap();
+    let found = s
+        .find_seat_by_token("c2", "tok-c1-t1-0")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((found.club_id.as_str(), found.seat.seat), ("c2", 0));
+    let found = s
+        .find_seat_by_token("c1", "tok-c1-t1-0")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((found.club_id.as_str(), found.seat.seat), ("c1", 0));
 
     assert!(matches!(
         s.create_table(&table("c1", "t1", "hokm", &["x"]), None)
@@ -541,7 +592,10 @@ async fn tables_with_seats_and_tokens(h: Harness) {
         Err(StoreError::IdempotencyConflict)
     ));
     assert_eq!(s.get_table("c1", "t4").await.unwrap(), None);
-    assert_eq!(s.find_seat_by_token("tok-c1-t4-0").await.unwrap(), None);
+    assert_eq!(
+        s.find_seat_by_token("c1", "tok-c1-t4-0").await.unwrap(),
+        None
+    );
 }
 
 async fn create_hand_and_append(h: Harness) {
@@ -2462,6 +2516,135 @@ fn sqlite_migration_2_keeps_the_v1_order() {
     assert!(err.to_string().contains("append-only"), "{err}");
 }
 
+/// The migrations as the store embeds them, to stop short of a version.
+mod pg_migrations {
+    refinery::embed_migrations!("../schema/postgres");
+}
+mod sqlite_migrations {
+    refinery::embed_migrations!("../schema/sqlite");
+}
+
+/// The last PostgreSQL schema version whose tokens do not name their club.
+const PG_BEFORE_ROUTED_TOKENS: i32 = 6;
+/// The same for SQLite.
+const SQLITE_BEFORE_ROUTED_TOKENS: i32 = 4;
+
+/// Keys and seats as the code before club-routed tokens wrote them: ids unique across
+/// clubs, found by id alone.
+const LEGACY_TOKEN_ROWS: &str = "
+    INSERT INTO clubs (club_id, name, created_ms) VALUES ('c1', 'One', 1), ('c2', 'Two', 1);
+    INSERT INTO api_keys (club_id, key_id, key_hash, role, created_ms)
+        VALUES ('c1', 'k1', 'HASH', 'admin', 1), ('c2', 'k2', 'HASH', 'auditor', 1);
+    INSERT INTO game_tables (club_id, table_id, game, rules, setup, match_state, match_version, created_ms)
+        VALUES ('c1', 't1', 'hokm', '{}', '{}', '{}', 0, 1);
+    INSERT INTO seats (club_id, table_id, seat, player, token_id, token_hash)
+        VALUES ('c1', 't1', 0, 'a', 's0', 'HASH'), ('c1', 't1', 1, 'b', 's1', 'HASH');
+";
+
+fn legacy_token_rows() -> String {
+    LEGACY_TOKEN_ROWS.replace("HASH", &hex64(7))
+}
+
+/// After the migration to club-routed tokens, a store migrated from a database with
+/// tokens of the old format: every key and seat that existed has its route, the rows
+/// are found by club and id, and ids are free to be used again in other clubs; keys
+/// made since have no route.
+async fn routes_of_the_tokens_issued_before(s: &dyn Store) {
+    for (kind, id, club) in [
+        (TokenKind::ApiKey, "k1", "c1"),
+        (TokenKind::ApiKey, "k2", "c2"),
+        (TokenKind::Seat, "s0", "c1"),
+        (TokenKind::Seat, "s1", "c1"),
+    ] {
+        assert_eq!(
+            s.legacy_token_club(kind, id).await.unwrap().as_deref(),
+            Some(club),
+            "{kind:?} {id}"
+        );
+    }
+    // Kinds do not mix, nor do unknown ids route.
+    assert_eq!(
+        s.legacy_token_club(TokenKind::Seat, "k1").await.unwrap(),
+        None
+    );
+    assert_eq!(
+        s.legacy_token_club(TokenKind::ApiKey, "nope")
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        s.find_api_key("c1", "k1").await.unwrap().map(|k| k.role),
+        Some(KeyRole::Admin)
+    );
+    let seat = s.find_seat_by_token("c1", "s1").await.unwrap().unwrap();
+    assert_eq!((seat.table_id.as_str(), seat.seat.seat), ("t1", 1));
+
+    // Ids are unique within a club now: c2 may take c1's key id, and the old route
+    // still leads to c1.
+    s.add_api_key(&key("c2", "k1", KeyRole::Auditor))
+        .await
+        .unwrap();
+    s.add_api_key(&key("c1", "k-new", KeyRole::Auditor))
+        .await
+        .unwrap();
+    assert_eq!(
+        s.legacy_token_club(TokenKind::ApiKey, "k1")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("c1")
+    );
+    assert_eq!(
+        s.legacy_token_club(TokenKind::ApiKey, "k-new")
+            .await
+            .unwrap(),
+        None
+    );
+    assert!(matches!(
+        s.add_api_key(&key("c1", "k1", KeyRole::Auditor)).await,
+        Err(StoreError::Duplicate("api key"))
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_migration_7_routes_the_tokens_issued_before_it() {
+    run_pg_empty(|cfg| async move {
+        let (mut client, conn) = cfg.connect(NoTls).await.unwrap();
+        let driver = tokio::spawn(conn);
+        pg_migrations::migrations::runner()
+            .set_target(refinery::Target::Version(PG_BEFORE_ROUTED_TOKENS))
+            .run_async(&mut client)
+            .await
+            .unwrap();
+        client.batch_execute(&legacy_token_rows()).await.unwrap();
+        drop(client);
+        let _ = driver.await;
+        let store = PgStore::from_config(cfg, 2).unwrap();
+        store.migrate().await.unwrap();
+        routes_of_the_tokens_issued_before(&store).await;
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_migration_5_routes_the_tokens_issued_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dealer.sqlite3");
+    {
+        let mut conn = rusqlite::Connection::open(&path).unwrap();
+        conn.pragma_update(None, "foreign_keys", true).unwrap();
+        sqlite_migrations::migrations::runner()
+            .set_target(refinery::Target::Version(SQLITE_BEFORE_ROUTED_TOKENS))
+            .run(&mut conn)
+            .unwrap();
+        conn.execute_batch(&legacy_token_rows()).unwrap();
+    }
+    let store = SqliteStore::open(&path).unwrap();
+    store.migrate().await.unwrap();
+    routes_of_the_tokens_issued_before(&store).await;
+}
+
 /// Rows as V1 wrote them: two hands whose events interleave in the club's order.
 /// `players` is the database's literal for a list of one player.
 fn v1_rows(players: &str) -> String {
@@ -2487,4 +2670,226 @@ fn v1_order() -> Vec<(i64, String, i64)> {
         (1, "h2".into(), 0),
         (2, "h1".into(), 1),
     ]
+}
+
+// ---------------------------------------------------------------------------------------
+// Ready for Citus (docs/SCALING.md)
+
+/// The tables that are not distributed by club: Citus reference tables, one copy on
+/// every node. Each is named in docs/SCALING.md with its reason; none has a foreign key.
+const REFERENCE_TABLES: &[&str] = &["token_routes"];
+
+/// refinery's bookkeeping of applied migrations: a local table of the coordinator.
+const LOCAL_TABLES: &[&str] = &["refinery_schema_history"];
+
+/// Every table but [`REFERENCE_TABLES`] and [`LOCAL_TABLES`], as the catalog lists it.
+const CATALOG_TABLES: &str = "SELECT c.oid, c.relname::text AS name FROM pg_class c \
+     JOIN pg_namespace n ON n.oid = c.relnamespace \
+     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND c.relname <> ALL($1)";
+
+/// The migrated PostgreSQL schema can be distributed by club as it is: every table but
+/// the named exceptions has a `club_id` of one type and collation (which co-location
+/// needs), every primary key and unique index leads with it (so Citus can enforce it
+/// on one shard), and every foreign key joins `club_id` to `club_id` (so it never
+/// crosses clubs, hence shards). Reference tables have no foreign keys at all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_catalog_is_ready_for_citus() {
+    run_pg(|h| async move {
+        let Raw::Pg(cfg) = &h.raw else { unreachable!() };
+        let (db, conn) = cfg.connect(NoTls).await.expect("connect");
+        let driver = tokio::spawn(conn);
+        let skip: Vec<&str> = REFERENCE_TABLES
+            .iter()
+            .chain(LOCAL_TABLES)
+            .copied()
+            .collect();
+        let names = |sql: String, params: Vec<Vec<&'static str>>| {
+            let db = &db;
+            async move {
+                let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = params
+                    .iter()
+                    .map(|p| p as &(dyn tokio_postgres::types::ToSql + Sync))
+                    .collect();
+                let rows = db.query(&sql, &params).await.expect(&sql);
+                rows.iter()
+                    .map(|r| r.get::<_, String>(0))
+                    .collect::<Vec<_>>()
+            }
+        };
+
+        let mut tables = names(
+            format!("SELECT name FROM ({CATALOG_TABLES}) t"),
+            vec![skip.clone()],
+        )
+        .await;
+        tables.sort();
+        assert!(tables.contains(&"events".to_string()), "{tables:?}");
+
+        let no_club = names(
+            format!(
+                "SELECT t.name FROM ({CATALOG_TABLES}) t \
+                 WHERE NOT EXISTS (SELECT 1 FROM pg_attribute a \
+                     WHERE a.attrelid = t.oid AND a.attname = 'club_id' \
+                     AND NOT a.attisdropped AND a.attnotnull \
+                     AND a.atttypid = 'text'::regtype \
+                     AND a.attcollation = 'pg_catalog.\"C\"'::regcollation) \
+                 ORDER BY 1"
+            ),
+            vec![skip.clone()],
+        )
+        .await;
+        assert!(
+            no_club.is_empty(),
+            "tables without a NOT NULL club_id TEXT COLLATE \"C\": {no_club:?}"
+        );
+
+        let unique_not_by_club = names(
+            format!(
+                "SELECT t.name || '.' || i.relname FROM ({CATALOG_TABLES}) t \
+                 JOIN pg_index x ON x.indrelid = t.oid \
+                 JOIN pg_class i ON i.oid = x.indexrelid \
+                 LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = x.indkey[0] \
+                 WHERE (x.indisunique OR x.indisexclusion) \
+                   AND a.attname IS DISTINCT FROM 'club_id' \
+                 ORDER BY 1"
+            ),
+            vec![skip.clone()],
+        )
+        .await;
+        assert!(
+            unique_not_by_club.is_empty(),
+            "primary keys and unique indexes that do not lead with club_id: \
+             {unique_not_by_club:?}"
+        );
+
+        // Foreign keys of every table, the exceptions included.
+        let across_clubs = names(
+            "SELECT c.relname || '.' || con.conname FROM pg_constraint con \
+             JOIN pg_class c ON c.oid = con.conrelid \
+             JOIN pg_namespace n ON n.oid = c.relnamespace \
+             WHERE con.contype = 'f' AND n.nspname = 'public' \
+               AND (c.relname = ANY($1) OR NOT EXISTS ( \
+                   SELECT 1 FROM unnest(con.conkey, con.confkey) AS k(col, fcol) \
+                   JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.col \
+                   JOIN pg_attribute f ON f.attrelid = con.confrelid AND f.attnum = k.fcol \
+                   WHERE a.attname = 'club_id' AND f.attname = 'club_id')) \
+             ORDER BY 1"
+                .to_string(),
+            vec![REFERENCE_TABLES.to_vec()],
+        )
+        .await;
+        assert!(
+            across_clubs.is_empty(),
+            "foreign keys that do not join club_id to club_id, or from a reference \
+             table: {across_clubs:?}"
+        );
+
+        // docs/SCALING.md distributes exactly these tables by club, co-located with
+        // `clubs`, and makes the reference tables reference tables.
+        let (distributed, reference) = scaling_doc_tables();
+        assert_eq!(
+            distributed, tables,
+            "the tables docs/SCALING.md distributes by club_id, and the catalog's"
+        );
+        let mut want_reference: Vec<String> =
+            REFERENCE_TABLES.iter().map(|t| t.to_string()).collect();
+        want_reference.sort();
+        assert_eq!(
+            reference, want_reference,
+            "the reference tables of docs/SCALING.md"
+        );
+
+        // The named exceptions exist: a stale name here would hide nothing, but would
+        // mislead the reader.
+        let exceptions = names(
+            "SELECT relname::text FROM pg_class WHERE relkind = 'r' AND relname = ANY($1) \
+             ORDER BY 1"
+                .to_string(),
+            vec![skip.clone()],
+        )
+        .await;
+        let mut want: Vec<String> = skip.iter().map(|s| s.to_string()).collect();
+        want.sort();
+        assert_eq!(exceptions, want, "the named reference and local tables");
+
+        drop(db);
+        let _ = driver.await;
+    })
+    .await
+}
+
+/// The tables of the `create_distributed_table` and `create_reference_table` calls of
+/// docs/SCALING.md, each list sorted. A distributed table must be distributed by
+/// `club_id` and, but for `clubs`, co-located with `clubs`.
+fn scaling_doc_tables() -> (Vec<String>, Vec<String>) {
+    let doc = include_str!("../../docs/SCALING.md");
+    let named = |line: &str, call: &str| -> Option<String> {
+        let rest = &line[line.find(call)? + call.len()..];
+        Some(rest.split('\'').next()?.to_string())
+    };
+    let (mut distributed, mut reference) = (Vec::new(), Vec::new());
+    for line in doc.lines().filter(|l| l.starts_with("SELECT ")) {
+        if let Some(t) = named(line, "create_distributed_table('") {
+            assert!(line.contains(&format!("('{t}', 'club_id'")), "{line}");
+            assert!(
+                t == "clubs" || line.contains("colocate_with => 'clubs')"),
+                "{line}"
+            );
+            distributed.push(t);
+        } else if let Some(t) = named(line, "create_reference_table('") {
+            reference.push(t);
+        }
+    }
+    distributed.sort();
+    reference.sort();
+    (distributed, reference)
+}
+
+/// The SQLite schema keeps the same shape, so that both stores mean the same by "unique":
+/// every unique index leads with `club_id`, every foreign key joins it to `club_id`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_catalog_leads_with_club_id() {
+    run_sqlite(|h| async move {
+        let Raw::Sqlite(path) = &h.raw else {
+            unreachable!()
+        };
+        let conn = rusqlite::Connection::open(path).unwrap();
+        let skip: Vec<String> = REFERENCE_TABLES
+            .iter()
+            .chain(LOCAL_TABLES)
+            .map(|t| format!("'{t}'"))
+            .collect();
+        let skip = skip.join(", ");
+        let names = |sql: &str| -> Vec<String> {
+            let mut stmt = conn.prepare(sql).expect(sql);
+            stmt.query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap()
+        };
+        let unique_not_by_club = names(&format!(
+            "SELECT m.name || '.' || il.name FROM sqlite_schema m \
+             JOIN pragma_index_list(m.name) il \
+             JOIN pragma_index_info(il.name) ii ON ii.seqno = 0 \
+             WHERE m.type = 'table' AND il.\"unique\" AND m.name NOT IN ({skip}) \
+               AND ii.name IS NOT 'club_id' \
+             ORDER BY 1"
+        ));
+        assert!(
+            unique_not_by_club.is_empty(),
+            "unique indexes that do not lead with club_id: {unique_not_by_club:?}"
+        );
+        let across_clubs = names(
+            "SELECT m.name || ' -> ' || fk.\"table\" FROM sqlite_schema m \
+             JOIN pragma_foreign_key_list(m.name) fk \
+             WHERE m.type = 'table' GROUP BY m.name, fk.id \
+             HAVING sum(fk.\"from\" = 'club_id' AND fk.\"to\" = 'club_id') = 0 \
+             ORDER BY 1",
+        );
+        assert!(
+            across_clubs.is_empty(),
+            "foreign keys that do not join club_id to club_id: {across_clubs:?}"
+        );
+    })
+    .await
 }

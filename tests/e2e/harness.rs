@@ -413,13 +413,34 @@ pub fn problem_at(r: &Res, status: StatusCode, code: &str, what: &str) {
     );
 }
 
-/// A token of the right shape that the service never issued.
+/// A token of the right shape that the service never issued, of a club that does not
+/// exist.
 pub fn random_api_key() -> String {
-    format!("ak_{}_{}", random_hex(8), random_hex(32))
+    format!(
+        "ak_c_{}_{}_{}",
+        random_hex(8),
+        random_hex(8),
+        random_hex(32)
+    )
 }
 
 pub fn random_seat_token() -> String {
-    format!("st_{}_{}", random_hex(8), random_hex(32))
+    format!(
+        "st_c_{}_{}_{}",
+        random_hex(8),
+        random_hex(8),
+        random_hex(32)
+    )
+}
+
+/// A token in the legacy format, `<prefix>_<id>_<secret>`, as the service made them
+/// before tokens named their club: (id, hex SHA-256 of the secret, token).
+pub fn legacy_token(prefix: &str) -> (String, String, String) {
+    use sha2::Digest;
+    let (id, secret) = (random_hex(8), random_hex(32));
+    let hash = hex::encode(sha2::Sha256::digest(secret.as_bytes()));
+    let token = format!("{prefix}_{id}_{secret}");
+    (id, hash, token)
 }
 
 /// The `replayer` command, built once if `cargo test` did not build it.

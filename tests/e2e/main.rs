@@ -19,4 +19,5 @@ mod limits;
 mod play;
 mod smoke;
 mod tamper;
+mod tokens;
 mod visibility;

@@ -19,7 +19,7 @@ impl Modify for Bearer {
                 HttpBuilder::new()
                     .scheme(HttpAuthScheme::Bearer)
                     .description(Some(
-                        "An API key `ak_<id>_<secret>` (club admin or auditor) or a seat token `st_<id>_<secret>`",
+                        "An API key `ak_<club id>_<key id>_<secret>` (club admin or auditor) or a seat token `st_<club id>_<token id>_<secret>`",
                     ))
                     .build(),
             ),

@@ -72,7 +72,7 @@ impl KeyRole {
 pub struct ApiKeyRow {
     /// The club the key belongs to.
     pub club_id: String,
-    /// The key's public id, unique across all clubs.
+    /// The key's public id, unique within the club.
     pub key_id: String,
     /// Lowercase hex of SHA-256 of the key's secret.
     pub key_hash: String,
@@ -89,7 +89,7 @@ pub struct SeatRow {
     pub seat: i16,
     /// The player's name at this table.
     pub player: String,
-    /// The seat token's public id, unique across all clubs.
+    /// The seat token's public id, unique within the club.
     pub token_id: String,
     /// Lowercase hex of SHA-256 of the token's secret.
     pub token_hash: String,
@@ -121,7 +121,7 @@ pub struct TableRow {
     pub created_ms: i64,
 }
 
-/// A seat found by its token id, with the table it belongs to.
+/// A seat found by its club and token id, with the table it belongs to.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SeatLookup {
     /// The club of the table.
@@ -130,6 +130,25 @@ pub struct SeatLookup {
     pub table_id: String,
     /// The seat itself.
     pub seat: SeatRow,
+}
+
+/// Which kind of token a legacy route ([`Store::legacy_token_club`]) is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TokenKind {
+    /// An API key (`ak_…`).
+    ApiKey,
+    /// A seat token (`st_…`).
+    Seat,
+}
+
+impl TokenKind {
+    /// The stored spelling, the token's prefix: `"ak"` or `"st"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TokenKind::ApiKey => "ak",
+            TokenKind::Seat => "st",
+        }
+    }
 }
 
 /// Where a hand stands.
@@ -341,7 +360,10 @@ pub struct HandFilter {
 /// The store behind the service: one implementation per database engine.
 ///
 /// Every write is one transaction: it commits whole or not at all. Every read and write
-/// names the club, and never returns another club's rows.
+/// names the club, and never returns another club's rows; each touches that one club's
+/// rows only, so that the store can be distributed by club (docs/SCALING.md). The
+/// exceptions, named as such: [`Store::legacy_token_club`] (a reference table, read by
+/// token id) and [`Store::clubs_to_sequence`] (the sequencer's scan over all clubs).
 ///
 /// # Example
 ///
@@ -364,7 +386,7 @@ pub struct HandFilter {
 ///         created_ms: 0,
 ///     };
 ///     store.create_club(&club, &admin).await?;
-///     let found = store.find_api_key("k1").await?.expect("stored");
+///     let found = store.find_api_key("c1", "k1").await?.expect("stored");
 ///     assert_eq!(found.club_id, "c1");
 ///     Ok::<_, services::store::StoreError>(())
 /// })?;
@@ -381,23 +403,38 @@ pub trait Store: Send + Sync {
     async fn ping(&self) -> Result<(), StoreError>;
 
     /// Creates a club with its first admin key, both or neither.
-    /// [`StoreError::Duplicate`] if the club or the key id exists.
+    /// [`StoreError::Duplicate`] if the club exists.
     async fn create_club(&self, club: &ClubRow, admin_key: &ApiKeyRow) -> Result<(), StoreError>;
 
     /// Adds a key to an existing club. [`StoreError::NotFound`] for an unknown club,
-    /// [`StoreError::Duplicate`] for a key id in use (in any club).
+    /// [`StoreError::Duplicate`] for a key id the club uses already.
     async fn add_api_key(&self, key: &ApiKeyRow) -> Result<(), StoreError>;
 
-    /// Finds a key by its id, which is unique across clubs.
-    async fn find_api_key(&self, key_id: &str) -> Result<Option<ApiKeyRow>, StoreError>;
+    /// Finds a key of a club by its id.
+    async fn find_api_key(
+        &self,
+        club_id: &str,
+        key_id: &str,
+    ) -> Result<Option<ApiKeyRow>, StoreError>;
+
+    /// The club of a token issued before tokens named their club (PostgreSQL schema V7,
+    /// SQLite V5), from its kind and id; `None` for any other. Read from `token_routes`,
+    /// which those migrations filled with the API keys and seat tokens that existed then
+    /// and nothing writes since: a reference table, not a club's, and the one lookup by
+    /// a token id alone. Deprecated with the token format that needs it.
+    async fn legacy_token_club(
+        &self,
+        kind: TokenKind,
+        token_id: &str,
+    ) -> Result<Option<String>, StoreError>;
 
     /// Reads a club.
     async fn get_club(&self, club_id: &str) -> Result<Option<ClubRow>, StoreError>;
 
     /// Creates a table with its seats and, if given, the idempotency record, all or
     /// nothing. [`StoreError::NotFound`] for an unknown club, [`StoreError::Duplicate`]
-    /// for a table id or seat token id in use, [`StoreError::IdempotencyConflict`] for a
-    /// used idempotency key.
+    /// for a table id or seat token id the club uses already,
+    /// [`StoreError::IdempotencyConflict`] for a used idempotency key.
     async fn create_table(
         &self,
         table: &TableRow,
@@ -414,8 +451,12 @@ pub trait Store: Send + Sync {
     /// All of a club's tables with their seats, ordered by table id.
     async fn list_tables(&self, club_id: &str) -> Result<Vec<TableRow>, StoreError>;
 
-    /// Finds a seat by its token id, which is unique across clubs.
-    async fn find_seat_by_token(&self, token_id: &str) -> Result<Option<SeatLookup>, StoreError>;
+    /// Finds a seat of a club by its token id.
+    async fn find_seat_by_token(
+        &self,
+        club_id: &str,
+        token_id: &str,
+    ) -> Result<Option<SeatLookup>, StoreError>;
 
     /// The `hand_no` the table's next hand gets: one past the highest so far, 1 for the
     /// first. A racing `create_hand` with the same number gets a conflict.
@@ -484,7 +525,8 @@ pub trait Store: Send + Sync {
     /// transaction and has nothing left to do here.
     async fn sequence(&self, club_id: &str, max_appends: i64) -> Result<u64, StoreError>;
 
-    /// The clubs that have committed events waiting for [`Store::sequence`].
+    /// The clubs that have committed events waiting for [`Store::sequence`]: the one
+    /// read across clubs, by the background sequencer, not by a request.
     async fn clubs_to_sequence(&self) -> Result<Vec<String>, StoreError>;
 
     /// A hand's sealed secrets, by shuffle.

@@ -8,6 +8,11 @@
 //! always taken in the order idempotency key, new hand, events, hand, table, so writers
 //! never deadlock one another.
 //!
+//! Every statement a request runs names one club (`club_id = $1`) on every table it
+//! touches and joins on `club_id`, so that the database can be distributed by club
+//! (docs/SCALING.md); the exceptions are the legacy token routes (a reference table) and
+//! the sequencer's `clubs_to_sequence`.
+//!
 //! An append takes no club-wide lock: it queues what it wrote in `log_queue`, in its
 //! own transaction, and the sequencer ([`Store::sequence`]) gives those events their
 //! place in the club's order (`club_log`) afterwards, under the club's row lock.
@@ -34,7 +39,7 @@ use tokio_postgres::{NoTls, Row};
 use super::{
     check_append, check_key_club, check_new_hand, check_new_table, page_limit, parse_role,
     parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, IdemRow,
-    InputRow, SeatLookup, SeatRow, SecretRow, Store, StoreError, TableRow,
+    InputRow, SeatLookup, SeatRow, SecretRow, Store, StoreError, TableRow, TokenKind,
 };
 
 mod batch;
@@ -163,10 +168,10 @@ fn map_pg(e: tokio_postgres::Error) -> StoreError {
         if *code == SqlState::UNIQUE_VIOLATION {
             match db.constraint().unwrap_or_default() {
                 "clubs_pkey" => return StoreError::Duplicate("club"),
-                "api_keys_pkey" | "api_keys_key_id_key" => return StoreError::Duplicate("api key"),
+                "api_keys_pkey" => return StoreError::Duplicate("api key"),
                 "game_tables_pkey" => return StoreError::Duplicate("table"),
                 "seats_pkey" => return StoreError::Duplicate("seat"),
-                "seats_token_id_key" => return StoreError::Duplicate("seat token"),
+                "seats_token_key" => return StoreError::Duplicate("seat token"),
                 "hands_pkey" => return StoreError::Duplicate("hand"),
                 "hand_secrets_pkey" => return StoreError::Duplicate("secret"),
                 "hand_inputs_pkey" => return StoreError::Duplicate("input"),
@@ -609,16 +614,23 @@ impl Store for PgStore {
         commit(tx).await
     }
 
-    async fn find_api_key(&self, key_id: &str) -> Result<Option<ApiKeyRow>, StoreError> {
+    async fn find_api_key(
+        &self,
+        club_id: &str,
+        key_id: &str,
+    ) -> Result<Option<ApiKeyRow>, StoreError> {
         let client = self.client().await?;
         let stmt = client
             .prepare_cached(
                 "SELECT club_id, key_id, key_hash, role, created_ms FROM \
-                api_keys WHERE key_id = $1",
+                api_keys WHERE club_id = $1 AND key_id = $2",
             )
             .await
             .map_err(map_pg)?;
-        let row = client.query_opt(&stmt, &[&key_id]).await.map_err(map_pg)?;
+        let row = client
+            .query_opt(&stmt, &[&club_id, &key_id])
+            .await
+            .map_err(map_pg)?;
         row.map(|r| {
             Ok(ApiKeyRow {
                 club_id: get(&r, "club_id")?,
@@ -629,6 +641,23 @@ impl Store for PgStore {
             })
         })
         .transpose()
+    }
+
+    async fn legacy_token_club(
+        &self,
+        kind: TokenKind,
+        token_id: &str,
+    ) -> Result<Option<String>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached("SELECT club_id FROM token_routes WHERE kind = $1 AND token_id = $2")
+            .await
+            .map_err(map_pg)?;
+        let row = client
+            .query_opt(&stmt, &[&kind.as_str(), &token_id])
+            .await
+            .map_err(map_pg)?;
+        row.map(|r| get(&r, "club_id")).transpose()
     }
 
     async fn get_club(&self, club_id: &str) -> Result<Option<ClubRow>, StoreError> {
@@ -759,16 +788,20 @@ impl Store for PgStore {
             .collect()
     }
 
-    async fn find_seat_by_token(&self, token_id: &str) -> Result<Option<SeatLookup>, StoreError> {
+    async fn find_seat_by_token(
+        &self,
+        club_id: &str,
+        token_id: &str,
+    ) -> Result<Option<SeatLookup>, StoreError> {
         let client = self.client().await?;
         let stmt = client
             .prepare_cached(&format!(
-                "SELECT {SEAT_COLS} FROM seats WHERE token_id = $1"
+                "SELECT {SEAT_COLS} FROM seats WHERE club_id = $1 AND token_id = $2"
             ))
             .await
             .map_err(map_pg)?;
         let row = client
-            .query_opt(&stmt, &[&token_id])
+            .query_opt(&stmt, &[&club_id, &token_id])
             .await
             .map_err(map_pg)?;
         row.map(|r| {
@@ -886,7 +919,9 @@ impl Store for PgStore {
         let stmt = client
             // The distinct clubs of the queue by a skip scan of its primary key: one
             // index descent per club that has waiting appends, however many clubs there
-            // are and however many deleted rows wait for vacuum.
+            // are and however many deleted rows wait for vacuum. The one statement that
+            // reads across clubs, for the sequencer, not a request; distributed by club
+            // it becomes `SELECT DISTINCT club_id FROM log_queue` (docs/SCALING.md).
             .prepare_cached(
                 "WITH RECURSIVE c(club_id) AS ( \
                      (SELECT club_id FROM log_queue ORDER BY club_id LIMIT 1) \

@@ -23,7 +23,7 @@ use serde_json::Value;
 use super::{
     check_append, check_key_club, check_new_hand, check_new_table, page_limit, parse_role,
     parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, IdemRow,
-    InputRow, RecordJson, SeatLookup, SeatRow, SecretRow, Store, StoreError, TableRow,
+    InputRow, RecordJson, SeatLookup, SeatRow, SecretRow, Store, StoreError, TableRow, TokenKind,
 };
 
 mod embedded {
@@ -188,9 +188,9 @@ fn map_sqlite(e: rusqlite::Error) -> StoreError {
 fn unique_violation(cols: &str) -> Option<StoreError> {
     Some(match cols {
         "clubs.club_id" => StoreError::Duplicate("club"),
-        "api_keys.key_id" | "api_keys.club_id, api_keys.key_id" => StoreError::Duplicate("api key"),
+        "api_keys.club_id, api_keys.key_id" => StoreError::Duplicate("api key"),
         "game_tables.club_id, game_tables.table_id" => StoreError::Duplicate("table"),
-        "seats.token_id" => StoreError::Duplicate("seat token"),
+        "seats.club_id, seats.token_id" => StoreError::Duplicate("seat token"),
         "seats.club_id, seats.table_id, seats.seat" => StoreError::Duplicate("seat"),
         "hands.club_id, hands.hand_id" => StoreError::Duplicate("hand"),
         "hands.club_id, hands.table_id" => StoreError::Conflict {
@@ -623,16 +623,20 @@ impl Store for SqliteStore {
         .await
     }
 
-    async fn find_api_key(&self, key_id: &str) -> Result<Option<ApiKeyRow>, StoreError> {
-        let key_id = key_id.to_owned();
+    async fn find_api_key(
+        &self,
+        club_id: &str,
+        key_id: &str,
+    ) -> Result<Option<ApiKeyRow>, StoreError> {
+        let (club_id, key_id) = (club_id.to_owned(), key_id.to_owned());
         self.run(move |conn| {
             let raw = conn
                 .prepare_cached(
                     "SELECT club_id, key_id, key_hash, role, created_ms \
-                    FROM api_keys WHERE key_id = ?1",
+                    FROM api_keys WHERE club_id = ?1 AND key_id = ?2",
                 )
                 .and_then(|mut s| {
-                    s.query_row(params![key_id], |r| {
+                    s.query_row(params![club_id, key_id], |r| {
                         Ok((
                             r.get(0)?,
                             r.get(1)?,
@@ -654,6 +658,25 @@ impl Store for SqliteStore {
                 })
             })
             .transpose()
+        })
+        .await
+    }
+
+    async fn legacy_token_club(
+        &self,
+        kind: TokenKind,
+        token_id: &str,
+    ) -> Result<Option<String>, StoreError> {
+        let token_id = token_id.to_owned();
+        self.run(move |conn| {
+            conn.prepare_cached(
+                "SELECT club_id FROM token_routes WHERE kind = ?1 AND token_id = ?2",
+            )
+            .and_then(|mut s| {
+                s.query_row(params![kind.as_str(), token_id], |r| r.get(0))
+                    .optional()
+            })
+            .map_err(map_sqlite)
         })
         .await
     }
@@ -795,14 +818,18 @@ impl Store for SqliteStore {
         .await
     }
 
-    async fn find_seat_by_token(&self, token_id: &str) -> Result<Option<SeatLookup>, StoreError> {
-        let token_id = token_id.to_owned();
+    async fn find_seat_by_token(
+        &self,
+        club_id: &str,
+        token_id: &str,
+    ) -> Result<Option<SeatLookup>, StoreError> {
+        let (club_id, token_id) = (club_id.to_owned(), token_id.to_owned());
         self.run(move |conn| {
             let found = conn
                 .prepare_cached(&format!(
-                    "SELECT {SEAT_COLS} FROM seats WHERE token_id = ?1"
+                    "SELECT {SEAT_COLS} FROM seats WHERE club_id = ?1 AND token_id = ?2"
                 ))
-                .and_then(|mut s| s.query_row(params![token_id], seat_row).optional())
+                .and_then(|mut s| s.query_row(params![club_id, token_id], seat_row).optional())
                 .map_err(map_sqlite)?;
             Ok(found.map(|(club_id, table_id, seat)| SeatLookup {
                 club_id,
