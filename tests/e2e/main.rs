@@ -17,5 +17,6 @@ mod inputs;
 mod limits;
 mod play;
 mod smoke;
+mod standby;
 mod tamper;
 mod visibility;
