@@ -150,3 +150,21 @@ pub struct ServeArgs {
     #[command(flatten)]
     pub store: StoreArgs,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_read_url_without_postgresql_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut args = StoreArgs::embedded(dir.path());
+        args.read_database_url = Some("postgres://postgres@127.0.0.1:5433/x".into());
+        let err = args.open_store().await.err().expect("refused");
+        assert!(
+            matches!(&err, StoreError::Config(m) if m.contains("--read-database-url needs --database-url")),
+            "{err}"
+        );
+        assert!(!args.sqlite_path().exists(), "nothing is created");
+    }
+}
