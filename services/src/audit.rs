@@ -273,7 +273,14 @@ async fn audit_table(
     let mut running_from: Option<(&HandRow, Value)> = None;
 
     for row in &hands {
-        let records = match crate::hands::records(svc, &row.club_id, &row.hand_id, None).await {
+        let records = match crate::hands::records(
+            crate::hands::reads_of(svc, row),
+            &row.club_id,
+            &row.hand_id,
+            None,
+        )
+        .await
+        {
             Ok(r) => r,
             Err(e) => {
                 if let Some(f) = fatal(&e) {

@@ -28,6 +28,13 @@ pub struct StoreArgs {
     /// Most PostgreSQL connections in the pool.
     #[arg(long, env = "AUDIT_DB_POOL", default_value_t = 16)]
     pub db_pool: usize,
+
+    /// PostgreSQL URL of a hot standby of --database-url's database: history, finished
+    /// hands, bundles, replays and match files are read there whenever it has replayed
+    /// every write acknowledged so far, else from the primary (PostgreSQL only). Its
+    /// pool has at most --db-pool connections.
+    #[arg(long, env = "AUDIT_READ_DATABASE_URL", hide_env_values = true)]
+    pub read_database_url: Option<String>,
 }
 
 impl StoreArgs {
@@ -38,12 +45,21 @@ impl StoreArgs {
             data_dir: data_dir.into(),
             key_file: None,
             db_pool: 16,
+            read_database_url: None,
         }
     }
 
     /// The PostgreSQL URL, if one is given and not empty.
     pub fn database_url(&self) -> Option<&str> {
         self.database_url
+            .as_deref()
+            .map(str::trim)
+            .filter(|u| !u.is_empty())
+    }
+
+    /// The standby's PostgreSQL URL, if one is given and not empty.
+    pub fn read_database_url(&self) -> Option<&str> {
+        self.read_database_url
             .as_deref()
             .map(str::trim)
             .filter(|u| !u.is_empty())
@@ -56,9 +72,19 @@ impl StoreArgs {
 
     /// Opens the store and applies pending migrations.
     pub async fn open_store(&self) -> Result<Arc<dyn Store>, StoreError> {
-        let store: Arc<dyn Store> = match self.database_url() {
-            Some(url) => Arc::new(PgStore::connect(url, self.db_pool)?),
-            None => Arc::new(SqliteStore::open(self.sqlite_path())?),
+        let store: Arc<dyn Store> = match (self.database_url(), self.read_database_url()) {
+            (Some(url), None) => Arc::new(PgStore::connect(url, self.db_pool)?),
+            (Some(url), Some(read)) => {
+                Arc::new(PgStore::connect(url, self.db_pool)?.with_standby(read, self.db_pool)?)
+            }
+            (None, Some(_)) => {
+                return Err(StoreError::Config(
+                    "--read-database-url needs --database-url: the embedded store has no \
+                     standby to read from"
+                        .into(),
+                ))
+            }
+            (None, None) => Arc::new(SqliteStore::open(self.sqlite_path())?),
         };
         store.migrate().await?;
         Ok(store)
@@ -67,6 +93,9 @@ impl StoreArgs {
     /// Which store, for logs (never the URL: it may hold a password).
     pub fn describe(&self) -> String {
         match self.database_url() {
+            Some(_) if self.read_database_url().is_some() => {
+                "postgresql, with reads off a standby".to_string()
+            }
             Some(_) => "postgresql".to_string(),
             None => format!("embedded sqlite at {}", self.sqlite_path().display()),
         }
@@ -120,4 +149,22 @@ pub struct ServeArgs {
     /// The store and keys.
     #[command(flatten)]
     pub store: StoreArgs,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_read_url_without_postgresql_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut args = StoreArgs::embedded(dir.path());
+        args.read_database_url = Some("postgres://postgres@127.0.0.1:5433/x".into());
+        let err = args.open_store().await.err().expect("refused");
+        assert!(
+            matches!(&err, StoreError::Config(m) if m.contains("--read-database-url needs --database-url")),
+            "{err}"
+        );
+        assert!(!args.sqlite_path().exists(), "nothing is created");
+    }
 }

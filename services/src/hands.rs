@@ -28,8 +28,8 @@ use crate::api::errors::{ApiError, ApiResult, Code};
 use crate::auth::{random_id, Caller, Role};
 use crate::idempotency::{IdemCtx, Reply};
 use crate::store::{
-    AppendRequest, EventRow, HandFilter, HandRow, HandStatus, HandUpdate, RecordJson, StoreError,
-    TableUpdate,
+    AppendRequest, EventRow, HandFilter, HandRow, HandStatus, HandUpdate, RecordJson, Store,
+    StoreError, TableUpdate,
 };
 use crate::{now_ms, Service};
 
@@ -425,14 +425,33 @@ fn viewer_name(v: Viewer) -> &'static str {
 // ---------------------------------------------------------------------------------------
 // Reading hands from the store
 
+/// The store a hand's reads go to: the primary while the hand runs (it is being
+/// written), else [`Store::reader`], which a hot standby may serve.
+pub(crate) fn reads_of<'a>(svc: &'a Service, row: &HandRow) -> &'a dyn Store {
+    match row.status {
+        HandStatus::InProgress => svc.store.as_ref(),
+        HandStatus::Completed | HandStatus::Abandoned => svc.store.reader(),
+    }
+}
+
 /// The hand row, if the caller may see the hand: another club's hand, another table's
-/// for a seat, a running hand for an auditor are all 404.
+/// for a seat, a running hand for an auditor are all 404. Read from the primary: for
+/// the writes.
 async fn hand_row(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<HandRow> {
+    hand_row_in(svc.store.as_ref(), caller, hand_id).await
+}
+
+/// [`hand_row`] for a read-only request: from [`Store::reader`], which serves it off a
+/// standby only when that has every write acknowledged so far.
+async fn read_hand_row(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<HandRow> {
+    hand_row_in(svc.store.reader(), caller, hand_id).await
+}
+
+async fn hand_row_in(store: &dyn Store, caller: &Caller, hand_id: &str) -> ApiResult<HandRow> {
     if !crate::plausible_id(hand_id) {
         return Err(ApiError::not_found("hand"));
     }
-    let row = svc
-        .store
+    let row = store
         .get_hand(&caller.club_id, hand_id)
         .await?
         .ok_or_else(|| ApiError::not_found("hand"))?;
@@ -446,7 +465,7 @@ async fn hand_row(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<Ha
 
 /// Events `0..=upto` of a hand (all of them without `upto`), as records.
 pub(crate) async fn records(
-    svc: &Service,
+    store: &dyn Store,
     club: &str,
     hand: &str,
     upto: Option<u64>,
@@ -462,7 +481,7 @@ pub(crate) async fn records(
             }
             limit = limit.min(remaining);
         }
-        let rows = svc.store.list_events(club, hand, from, limit).await?;
+        let rows = store.list_events(club, hand, from, limit).await?;
         let n = rows.len();
         for r in &rows {
             out.push(record_of(r)?);
@@ -569,7 +588,7 @@ async fn match_link(
 /// Rebuild a hand from its records (all, or `0..=upto`), its seeds and the openings of
 /// its private actions: unsealed from the store while it runs, from its reveal once over.
 async fn restore(svc: &Service, row: &HandRow, upto: Option<u64>) -> ApiResult<(Loaded, u64)> {
-    let all = records(svc, &row.club_id, &row.hand_id, None).await?;
+    let all = records(reads_of(svc, row), &row.club_id, &row.hand_id, None).await?;
     let total = u64::try_from(all.len()).unwrap_or(u64::MAX);
     let (seeds, openings) = sealed::secrets_of(svc, row, &all).await?;
     let upto = upto.map_or(all.len(), |u| {
@@ -1088,7 +1107,7 @@ pub async fn start(
 
 /// `GET /v1/hands/{hand_id}`.
 pub async fn detail(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<HandDetail> {
-    let row = hand_row(svc, caller, hand_id).await?;
+    let row = read_hand_row(svc, caller, hand_id).await?;
     with_hand(svc, &row, |l| {
         let h = &l.hand;
         let finished = h.status() != dealer::HandStatus::InProgress;
@@ -1159,9 +1178,8 @@ pub async fn events(
     from: i64,
     limit: i64,
 ) -> ApiResult<EventsPage> {
-    let row = hand_row(svc, caller, hand_id).await?;
-    let rows = svc
-        .store
+    let row = read_hand_row(svc, caller, hand_id).await?;
+    let rows = reads_of(svc, &row)
         .list_events(&row.club_id, &row.hand_id, from, limit)
         .await?;
     let full = i64::try_from(rows.len()).unwrap_or(0) == limit;
@@ -1183,7 +1201,7 @@ pub async fn replay(
     hand_id: &str,
     step: Option<u64>,
 ) -> ApiResult<ReplayView> {
-    let row = hand_row(svc, caller, hand_id).await?;
+    let row = read_hand_row(svc, caller, hand_id).await?;
     let last = u64_of(row.next_seq).saturating_sub(1);
     let step = step.unwrap_or(last);
     if step > last {
@@ -1219,7 +1237,7 @@ pub async fn replay(
 
 /// `GET /v1/hands/{hand_id}/bundle`: once the hand is over.
 pub async fn bundle(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<Bundle> {
-    let row = hand_row(svc, caller, hand_id).await?;
+    let row = read_hand_row(svc, caller, hand_id).await?;
     if row.status == HandStatus::InProgress {
         return Err(ApiError::new(
             Code::HandInProgress,
@@ -1252,7 +1270,11 @@ pub(crate) async fn table_hands(
         ..HandFilter::default()
     };
     loop {
-        let page = svc.store.list_hands(&table.club_id, &filter).await?;
+        let page = svc
+            .store
+            .reader()
+            .list_hands(&table.club_id, &filter)
+            .await?;
         let full = page.len() == 500;
         filter.cursor = page.last().map(|h| (h.started_ms, h.hand_id.clone()));
         rows.extend(page);
@@ -1287,7 +1309,7 @@ pub(crate) async fn match_file_of(
 /// A finished hand's bundle, read from the store: its records and the service keys that
 /// signed them.
 pub(crate) async fn bundle_of(svc: &Service, row: &HandRow) -> ApiResult<Bundle> {
-    let records = records(svc, &row.club_id, &row.hand_id, None).await?;
+    let records = records(reads_of(svc, row), &row.club_id, &row.hand_id, None).await?;
     let mut keys: Vec<PublicKey> = Vec::new();
     for r in &records {
         let k = svc.keys.public(&r.signer).ok_or_else(|| {

@@ -220,7 +220,11 @@ pub async fn list(svc: &Service, caller: &Caller, mut q: HistoryQuery) -> ApiRes
     let mut scans = 0;
     let mut next_cursor = None;
     loop {
-        let page = svc.store.list_hands(&caller.club_id, &filter).await?;
+        let page = svc
+            .store
+            .reader()
+            .list_hands(&caller.club_id, &filter)
+            .await?;
         let exhausted = i64::try_from(page.len()).unwrap_or(0) < batch;
         let mut last = None;
         for h in page {

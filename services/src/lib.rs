@@ -83,12 +83,16 @@ impl Service {
         let keys = Keyring::load_or_create(&args.data_dir, args.key_file.as_deref())?;
         let seal = SealKey::load_or_create(&args.data_dir)?;
         let store = args.open_store().await?;
+        let metrics = Metrics::new()?;
+        for c in store.collectors() {
+            metrics.register(c)?;
+        }
         Ok(Service {
             store,
             keys,
             seal,
             live: hands::LiveHands::default(),
-            metrics: Metrics::new()?,
+            metrics,
         })
     }
 }

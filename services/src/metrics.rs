@@ -178,6 +178,14 @@ impl Metrics {
         self.legacy_tokens.with_label_values(&[kind.as_str()]).inc();
     }
 
+    /// Adds a metric kept elsewhere (the store's: see `Store::collectors`).
+    pub fn register(
+        &self,
+        c: Box<dyn prometheus::core::Collector>,
+    ) -> Result<(), prometheus::Error> {
+        self.registry.register(c)
+    }
+
     /// The Prometheus text exposition.
     pub fn render(&self) -> String {
         let mut buf = Vec::new();

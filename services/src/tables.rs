@@ -468,7 +468,7 @@ pub async fn scoreboard(svc: &Service, caller: &Caller, table_id: &str) -> ApiRe
         ..HandFilter::default()
     };
     loop {
-        let page = svc.store.list_hands(&t.club_id, &filter).await?;
+        let page = svc.store.reader().list_hands(&t.club_id, &filter).await?;
         let full = page.len() == 500;
         filter.cursor = page.last().map(|h| (h.started_ms, h.hand_id.clone()));
         for h in page {

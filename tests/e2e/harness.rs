@@ -35,6 +35,9 @@ pub struct Env {
     pub data: tempfile::TempDir,
     pub logs: tempfile::TempDir,
     pub db_url: Option<String>,
+    /// The same database on the hot standby (`DATABASE_URL_READ_ADMIN`), if one runs:
+    /// the service then reads off it (`--read-database-url`).
+    pub read_url: Option<String>,
 }
 
 impl Env {
@@ -46,6 +49,10 @@ impl Env {
         ];
         if let Some(u) = &self.db_url {
             v.push("--database-url".into());
+            v.push(u.clone());
+        }
+        if let Some(u) = &self.read_url {
+            v.push("--read-database-url".into());
             v.push(u.clone());
         }
         v
@@ -80,6 +87,7 @@ where
             data,
             logs,
             db_url: None,
+            read_url: None,
         };
         if let Err(e) = tokio::spawn(f(env)).await {
             std::panic::resume_unwind(e.into_panic());
@@ -97,20 +105,16 @@ where
         .batch_execute(&format!("CREATE DATABASE {name}"))
         .await
         .expect("create test database");
-    let url = match admin_url.rsplit_once('/') {
-        Some((base, rest)) if !base.ends_with('/') => {
-            let query = rest
-                .split_once('?')
-                .map(|(_, q)| format!("?{q}"))
-                .unwrap_or_default();
-            format!("{base}/{name}{query}")
-        }
-        _ => format!("{admin_url}/{name}"),
+    let url = url_of(&admin_url, &name);
+    let read_url = match read_admin_url() {
+        Some(read_admin) => Some(standby_url(&read_admin, &name).await),
+        None => None,
     };
     let env = Env {
         data,
         logs,
         db_url: Some(url),
+        read_url,
     };
     let outcome = tokio::spawn(f(env)).await;
     if let Err(e) = client
@@ -123,6 +127,48 @@ where
     let _ = driver.await;
     if let Err(e) = outcome {
         std::panic::resume_unwind(e.into_panic());
+    }
+}
+
+/// `admin_url` with its database replaced by `name`.
+fn url_of(admin_url: &str, name: &str) -> String {
+    match admin_url.rsplit_once('/') {
+        Some((base, rest)) if !base.ends_with('/') => {
+            let query = rest
+                .split_once('?')
+                .map(|(_, q)| format!("?{q}"))
+                .unwrap_or_default();
+            format!("{base}/{name}{query}")
+        }
+        _ => format!("{admin_url}/{name}"),
+    }
+}
+
+/// The superuser URL of the hot standby of the test cluster (`DATABASE_URL_READ_ADMIN`,
+/// set by `ops/test.sh`), if one runs.
+pub fn read_admin_url() -> Option<String> {
+    std::env::var("DATABASE_URL_READ_ADMIN")
+        .ok()
+        .filter(|u| !u.trim().is_empty())
+}
+
+/// The URL of database `name` on the standby, once the standby has replayed its
+/// creation (fails after 60 s: a test may hold replay paused for a moment, not longer).
+pub async fn standby_url(read_admin: &str, name: &str) -> String {
+    let url = url_of(read_admin, name);
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        match tokio_postgres::connect(&url, NoTls).await {
+            Ok((client, conn)) => {
+                drop(client);
+                let _ = conn.await;
+                return url;
+            }
+            Err(e) if std::time::Instant::now() > deadline => {
+                panic!("database {name} did not reach the standby ({read_admin}): {e}")
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+        }
     }
 }
 
@@ -187,6 +233,7 @@ impl TestApp {
             .args(extra)
             .env("RUST_LOG", "info")
             .env_remove("DATABASE_URL")
+            .env_remove("AUDIT_READ_DATABASE_URL")
             .env_remove("AUDIT_DATA_DIR")
             .env_remove("AUDIT_KEY_FILE")
             .stdout(Stdio::piped())
@@ -258,6 +305,7 @@ impl TestApp {
             .args(&self.flags)
             .env("RUST_LOG", "warn")
             .env_remove("DATABASE_URL")
+            .env_remove("AUDIT_READ_DATABASE_URL")
             .output()
             .expect("run audit-service");
         assert!(

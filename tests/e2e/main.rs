@@ -18,6 +18,7 @@ mod inputs;
 mod limits;
 mod play;
 mod smoke;
+mod standby;
 mod tamper;
 mod tokens;
 mod visibility;

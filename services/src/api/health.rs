@@ -33,6 +33,7 @@ pub async fn readyz(svc: web::Data<Service>) -> ApiResult<HttpResponse> {
 #[utoipa::path(get, path = "/metrics", operation_id = "get_metrics", tag = "health",
     responses((status = 200, description = "Prometheus text", content_type = "text/plain")))]
 pub async fn metrics(svc: web::Data<Service>) -> HttpResponse {
+    svc.store.refresh_metrics().await;
     HttpResponse::Ok()
         .content_type("text/plain; version=0.0.4")
         .body(svc.metrics.render())

@@ -178,7 +178,9 @@ async fn restored(svc: &Service) -> LiveHand {
         .await
         .unwrap()
         .expect("the hand");
-    let all = records(svc, CLUB, HAND, None).await.expect("records");
+    let all = records(svc.store.as_ref(), CLUB, HAND, None)
+        .await
+        .expect("records");
     let (seeds, openings) = sealed::secrets_of(svc, &row, &all).await.expect("secrets");
     LiveHand::restore_with_engine(&all, seeds, openings, SeedSource::Os, &TOY)
         .unwrap_or_else(|e| panic!("the hand restores: {e}"))
@@ -218,7 +220,7 @@ async fn a_running_hand_with_a_private_choice_goes_on_after_a_restart() {
     // The reveal opens both choices, the one made before the restart as it was made;
     // and the finished hand restores from the reveal alone, checking each opening
     // against its commitment.
-    let all = records(&svc, CLUB, HAND, None).await.unwrap();
+    let all = records(svc.store.as_ref(), CLUB, HAND, None).await.unwrap();
     let opened = revealed(&done, &all);
     assert_eq!(opened.len(), 2);
     assert!(opened.contains(&before[0]));

@@ -402,6 +402,22 @@ pub trait Store: Send + Sync {
     /// Readiness: `Ok` when the database answers a trivial query.
     async fn ping(&self) -> Result<(), StoreError>;
 
+    /// The store for reads that a hot standby may serve (history, finished hands,
+    /// bundles, replays, match files): PostgreSQL with a read URL routes each read to
+    /// the standby when it has replayed every write acknowledged so far, else to the
+    /// primary, so a reader never sees older data than it has written. Without a
+    /// standby, the store itself. Writes through it go to the primary as usual.
+    fn reader(&self) -> &dyn Store;
+
+    /// The store's own metrics (the standby's lag, where routed reads went), for the
+    /// service's registry.
+    fn collectors(&self) -> Vec<Box<dyn prometheus::core::Collector>> {
+        Vec::new()
+    }
+
+    /// Brings the gauges of [`Store::collectors`] up to date (called at scrape time).
+    async fn refresh_metrics(&self) {}
+
     /// Creates a club with its first admin key, both or neither.
     /// [`StoreError::Duplicate`] if the club exists.
     async fn create_club(&self, club: &ClubRow, admin_key: &ApiKeyRow) -> Result<(), StoreError>;

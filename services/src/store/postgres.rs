@@ -43,6 +43,7 @@ use super::{
 };
 
 mod batch;
+mod read;
 
 use batch::{Op, Writer};
 
@@ -66,6 +67,10 @@ pub struct PgStore {
     pg_config: tokio_postgres::Config,
     /// Group commit of event writes, per club (see `batch`).
     writer: Arc<Writer>,
+    /// Routes this store's reads to a standby, in [`Store::reader`]'s store (`read`).
+    router: Option<Arc<read::ReadRouter>>,
+    /// [`Store::reader`]: this store with a router, when a standby is configured.
+    reader: Option<Box<PgStore>>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -129,7 +134,23 @@ impl PgStore {
             pool,
             pg_config,
             writer,
+            router: None,
+            reader: None,
         })
+    }
+
+    /// This store with reads that may go to the hot standby at `read_url` (pool of at
+    /// most `max_size`): those of [`Store::reader`]. See `read` for the rule.
+    pub fn with_standby(mut self, read_url: &str, max_size: usize) -> Result<Self, StoreError> {
+        let router = read::ReadRouter::new(self.pool.clone(), read_url, max_size)?;
+        self.reader = Some(Box::new(PgStore {
+            pool: self.pool.clone(),
+            pg_config: self.pg_config.clone(),
+            writer: Arc::clone(&self.writer),
+            router: Some(Arc::new(router)),
+            reader: None,
+        }));
+        Ok(self)
     }
 
     /// The pool, for metrics.
@@ -139,6 +160,15 @@ impl PgStore {
 
     async fn client(&self) -> Result<Object, StoreError> {
         client_of(&self.pool).await
+    }
+
+    /// A connection for a read that a standby may serve: the primary's unless this is
+    /// the [`Store::reader`] of a store with a standby.
+    async fn read_client(&self) -> Result<Object, StoreError> {
+        match &self.router {
+            Some(r) => r.client().await,
+            None => self.client().await,
+        }
     }
 }
 
@@ -586,6 +616,26 @@ impl Store for PgStore {
         result
     }
 
+    fn reader(&self) -> &dyn Store {
+        match &self.reader {
+            Some(r) => r.as_ref(),
+            None => self,
+        }
+    }
+
+    fn collectors(&self) -> Vec<Box<dyn prometheus::core::Collector>> {
+        self.reader
+            .as_ref()
+            .and_then(|r| r.router.as_ref())
+            .map_or_else(Vec::new, |r| r.collectors())
+    }
+
+    async fn refresh_metrics(&self) {
+        if let Some(r) = self.reader.as_ref().and_then(|r| r.router.as_ref()) {
+            r.refresh().await;
+        }
+    }
+
     async fn ping(&self) -> Result<(), StoreError> {
         let client = self.client().await?;
         client.simple_query("SELECT 1").await.map_err(map_pg)?;
@@ -739,7 +789,7 @@ impl Store for PgStore {
         club_id: &str,
         table_id: &str,
     ) -> Result<Option<TableRow>, StoreError> {
-        let client = self.client().await?;
+        let client = self.read_client().await?;
         let stmt = client
             .prepare_cached(&format!(
                 "SELECT {TABLE_COLS} FROM game_tables WHERE club_id = $1 AND table_id = $2"
@@ -758,7 +808,7 @@ impl Store for PgStore {
     }
 
     async fn list_tables(&self, club_id: &str) -> Result<Vec<TableRow>, StoreError> {
-        let client = self.client().await?;
+        let client = self.read_client().await?;
         let stmt = client
             .prepare_cached(&format!(
                 "SELECT {TABLE_COLS} FROM game_tables WHERE club_id = $1 ORDER BY table_id"
@@ -850,7 +900,7 @@ impl Store for PgStore {
     }
 
     async fn get_hand(&self, club_id: &str, hand_id: &str) -> Result<Option<HandRow>, StoreError> {
-        let client = self.client().await?;
+        let client = self.read_client().await?;
         let stmt = client
             .prepare_cached(&format!(
                 "SELECT {HAND_READ} FROM hands h WHERE h.club_id = $1 AND h.hand_id = $2"
@@ -871,7 +921,7 @@ impl Store for PgStore {
         from_seq: i64,
         limit: i64,
     ) -> Result<Vec<EventRow>, StoreError> {
-        let client = self.client().await?;
+        let client = self.read_client().await?;
         let stmt = client
             .prepare_cached(&format!(
                 "SELECT {EVENT_COLS} FROM events e LEFT JOIN club_log l \
@@ -894,7 +944,7 @@ impl Store for PgStore {
         from_gid: i64,
         limit: i64,
     ) -> Result<Vec<EventRow>, StoreError> {
-        let client = self.client().await?;
+        let client = self.read_client().await?;
         let stmt = client
             .prepare_cached(&format!(
                 "SELECT {EVENT_COLS} FROM club_log l JOIN events e \
@@ -942,7 +992,7 @@ impl Store for PgStore {
         club_id: &str,
         hand_id: &str,
     ) -> Result<Vec<SecretRow>, StoreError> {
-        let client = self.client().await?;
+        let client = self.read_client().await?;
         let stmt = client
             .prepare_cached(
                 "SELECT club_id, hand_id, shuffle, sealed FROM hand_secrets \
@@ -967,7 +1017,7 @@ impl Store for PgStore {
     }
 
     async fn get_inputs(&self, club_id: &str, hand_id: &str) -> Result<Vec<InputRow>, StoreError> {
-        let client = self.client().await?;
+        let client = self.read_client().await?;
         let stmt = client
             .prepare_cached(
                 "SELECT club_id, hand_id, seq, sealed FROM hand_inputs \
@@ -1060,7 +1110,7 @@ impl Store for PgStore {
             " ORDER BY h.started_ms DESC, h.hand_id DESC LIMIT $?",
             &limit,
         );
-        let client = self.client().await?;
+        let client = self.read_client().await?;
         let rows = client.query(&sql, &params).await.map_err(map_pg)?;
         rows.iter().map(hand_from).collect()
     }

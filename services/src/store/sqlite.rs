@@ -594,6 +594,10 @@ impl Store for SqliteStore {
         .await
     }
 
+    fn reader(&self) -> &dyn Store {
+        self
+    }
+
     async fn ping(&self) -> Result<(), StoreError> {
         self.run(|conn| {
             conn.query_row("SELECT 1", [], |_| Ok(()))
