@@ -507,6 +507,31 @@ impl Zones {
     }
 }
 
+/// What a buggy engine might do to its cards, for the tests that the conservation check
+/// ([`Zones::check`], rule `cards` in the dealer's fold) catches it.
+#[cfg(test)]
+impl Zones {
+    /// Take the card `r` out of play without a trace; `false` if it is nowhere.
+    pub(crate) fn lose_for_test(&mut self, r: CardRef) -> bool {
+        for list in self.zones.values_mut() {
+            if let Some(i) = list.iter().position(|p| p.r == r) {
+                list.remove(i);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Put a second copy of the card `r` at the end of `zone`; `false` if it is nowhere.
+    pub(crate) fn duplicate_for_test(&mut self, r: CardRef, zone: ZoneId) -> bool {
+        let Some(copy) = self.find(r).map(|(_, p)| *p) else {
+            return false;
+        };
+        self.zones.entry(zone).or_default().push(copy);
+        true
+    }
+}
+
 /// A card as one viewer sees it: always its ref, and its face where the viewer may see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct CardView {
