@@ -146,10 +146,8 @@ where
     /// The core's invariants, now: cards conserved, no view leaks, legal families agree
     /// with `decide`.
     pub fn check(&self) {
-        if let Some(z) = G::zones(&self.state) {
-            if let Err(e) = z.check() {
-                panic!("cards not conserved: {e}");
-            }
+        if let Err(e) = G::zones(&self.state).check() {
+            panic!("cards not conserved: {e}");
         }
         let mut viewers: Vec<Viewer> = (0..self.seats)
             .map(|s| Viewer::Seat(SeatIndex(s)))

@@ -190,11 +190,9 @@ fn scrambling_what_one_seat_may_not_see_moves_faces_other_seats_see() {
     let mut others_changed = false;
     for _ in 0..20 {
         let mut other = t.st.clone();
-        BistOYek::zones_mut(&mut other)
-            .unwrap()
-            .scramble_hidden(Viewer::Seat(seat(1)), |n| {
-                usize::try_from(rng.next_u64() % u64::try_from(n).unwrap()).unwrap()
-            });
+        BistOYek::zones_mut(&mut other).scramble_hidden(Viewer::Seat(seat(1)), |n| {
+            usize::try_from(rng.next_u64() % u64::try_from(n).unwrap()).unwrap()
+        });
         assert_eq!(
             BistOYek::view(&other, Viewer::Seat(seat(1))),
             BistOYek::view(&t.st, Viewer::Seat(seat(1)))
@@ -303,10 +301,10 @@ impl<const F: u8> Game for Faulty<F> {
     fn results(o: &Outcome) -> Vec<crate::engine::SeatResult> {
         BistOYek::results(o)
     }
-    fn zones(state: &State) -> Option<&Zones> {
+    fn zones(state: &State) -> &Zones {
         BistOYek::zones(state)
     }
-    fn zones_mut(state: &mut State) -> Option<&mut Zones> {
+    fn zones_mut(state: &mut State) -> &mut Zones {
         BistOYek::zones_mut(state)
     }
     fn standings(m: &Match) -> Standings {
@@ -417,7 +415,7 @@ fn the_faulty_zones_fail_the_core_check() {
     let hidden: CardRef = t.st.hidden().unwrap().r;
     let mut lost = t.st.clone();
     assert!(lost.zones.lose_for_test(hidden));
-    assert!(BistOYek::zones(&lost).unwrap().check().is_err());
+    assert!(BistOYek::zones(&lost).check().is_err());
     assert!(t.st.zones.duplicate_for_test(hidden, DISCARD));
-    assert!(BistOYek::zones(&t.st).unwrap().check().is_err());
+    assert!(BistOYek::zones(&t.st).check().is_err());
 }
