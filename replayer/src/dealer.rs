@@ -956,7 +956,7 @@ impl LiveHand {
                 self.revealed = true;
             }
         }
-        // Card conservation, from the core's zones (for every engine that keeps them):
+        // Card conservation, from the core's zones (every engine keeps its cards there):
         // checked at every event, live and on verification.
         self.engine
             .check_cards()

@@ -527,17 +527,14 @@ pub trait Game: 'static {
     /// Each seat's typed result of a finished hand.
     fn results(outcome: &Self::Outcome) -> Vec<SeatResult>;
 
-    /// The state's cards, where the engine keeps them in the core's [`crate::zones::Zones`]
-    /// (every engine should, and keep no face anywhere else): the property suite checks card
-    /// conservation and that no view leaks a face through it.
-    fn zones(_state: &Self::State) -> Option<&crate::zones::Zones> {
-        None
-    }
+    /// The state's cards: every engine keeps every card of the hand in the core's
+    /// [`crate::zones::Zones`], and no face anywhere else, and derives its views from them.
+    /// The dealer checks card conservation through it at every event (rule `cards`), live
+    /// and on verification, and the property suite checks that no view leaks a face.
+    fn zones(state: &Self::State) -> &crate::zones::Zones;
 
     /// The same, to change (the no-leak check scrambles the faces a viewer may not see).
-    fn zones_mut(_state: &mut Self::State) -> Option<&mut crate::zones::Zones> {
-        None
-    }
+    fn zones_mut(state: &mut Self::State) -> &mut crate::zones::Zones;
 
     /// Where a match stands, typed.
     fn standings(m: &Self::Match) -> Standings;
@@ -656,13 +653,13 @@ pub trait DynHand: Send + Sync + fmt::Debug {
     fn next_match(&self) -> Option<Value>;
     /// A copy.
     fn clone_box(&self) -> Box<dyn DynHand>;
-    /// Whether the engine keeps its cards in the core's zones ([`Game::zones`]).
-    fn has_zones(&self) -> bool;
-    /// Card conservation ([`crate::zones::Zones::check`]), where the engine keeps zones.
+    /// Every card of the hand ([`Game::zones`]).
+    fn zones(&self) -> &crate::zones::Zones;
+    /// Card conservation ([`crate::zones::Zones::check`]).
     fn check_cards(&self) -> Result<(), String>;
     /// The no-leak check for one viewer: the faces `viewer` may not see are permuted among
     /// themselves (choices drawn from `seed`) and the view must not change. `Some` names
-    /// what changed. Always `None` for an engine without zones.
+    /// what changed.
     fn leak(&self, viewer: Viewer, seed: u64) -> Option<String>;
     /// The legal families of `actor` against `decide`: a sample of every family is allowed
     /// by it and accepted by `decide`. `Err` names the first family that fails.
@@ -935,15 +932,12 @@ where
         Box::new(self.clone())
     }
 
-    fn has_zones(&self) -> bool {
-        G::zones(&self.state).is_some()
+    fn zones(&self) -> &crate::zones::Zones {
+        G::zones(&self.state)
     }
 
     fn check_cards(&self) -> Result<(), String> {
-        match G::zones(&self.state) {
-            Some(z) => z.check().map_err(|e| e.to_string()),
-            None => Ok(()),
-        }
+        G::zones(&self.state).check().map_err(|e| e.to_string())
     }
 
     fn leak(&self, viewer: Viewer, seed: u64) -> Option<String> {
@@ -980,9 +974,8 @@ where
 /// The no-leak check of [`DynHand::leak`] on a typed state.
 pub fn leak_of<G: Game>(state: &G::State, viewer: Viewer, seed: u64) -> Option<String> {
     let mut scrambled = state.clone();
-    let z = G::zones_mut(&mut scrambled)?;
     let mut x = seed | 1;
-    z.scramble_hidden(viewer, |n| {
+    G::zones_mut(&mut scrambled).scramble_hidden(viewer, |n| {
         // xorshift64: enough to permute for a property check.
         x ^= x << 13;
         x ^= x >> 7;

@@ -7,8 +7,11 @@
 //!   through the very dealer the service uses, with every invariant checked before every
 //!   step (cards conserved, no view leaks a face, the legal families are exactly what
 //!   `decide` accepts, the hand can always go on), then the bundle verified and its replay
-//!   compared with the live hand. `replayer/tests/every_game.rs` runs it for every
-//!   registered game, player count and sampled house rules.
+//!   compared with the live hand. Every engine keeps its cards in the core's zones, so the
+//!   first two hold for every game; [`Checked::hidden`] says whether they had anything to
+//!   check (a hand whose bank everyone declines deals no card).
+//!   `replayer/tests/every_game.rs` runs it for every registered game, player count and
+//!   sampled house rules.
 
 use serde_json::Value;
 
@@ -146,10 +149,8 @@ where
     /// The core's invariants, now: cards conserved, no view leaks, legal families agree
     /// with `decide`.
     pub fn check(&self) {
-        if let Some(z) = G::zones(&self.state) {
-            if let Err(e) = z.check() {
-                panic!("cards not conserved: {e}");
-            }
+        if let Err(e) = G::zones(&self.state).check() {
+            panic!("cards not conserved: {e}");
         }
         let mut viewers: Vec<Viewer> = (0..self.seats)
             .map(|s| Viewer::Seat(SeatIndex(s)))
@@ -181,6 +182,9 @@ pub struct Checked {
     pub bundle: Bundle,
     /// Steps checked.
     pub steps: usize,
+    /// The most cards hidden from the public at one step (faces the no-leak check
+    /// scrambled): 0 if no card was ever dealt.
+    pub hidden: usize,
 }
 
 /// The property run for one hand (see the module docs). `Err` names the first failure.
@@ -207,6 +211,7 @@ pub fn check_hand(spec: &SimSpec, key: &SigningKeyPair) -> Result<Checked, Strin
         prev_hand: None,
     };
     let mut steps = 0usize;
+    let mut hidden = 0usize;
     let players = spec.players;
     let mut rng = rand_chacha::ChaCha8Rng::from_seed(spec.seed);
     let mut live_table = Value::Null;
@@ -214,6 +219,13 @@ pub fn check_hand(spec: &SimSpec, key: &SigningKeyPair) -> Result<Checked, Strin
     let mut observe = |hand: &LiveHand| -> Result<(), String> {
         steps += 1;
         live_table = hand.view(Viewer::All);
+        let now = hand
+            .engine()
+            .zones()
+            .iter()
+            .filter(|(_, p)| !p.seen.is_public())
+            .count();
+        hidden = hidden.max(now);
         step_invariants(
             hand,
             players,
@@ -244,7 +256,11 @@ pub fn check_hand(spec: &SimSpec, key: &SigningKeyPair) -> Result<Checked, Strin
     if replay.table != live_table {
         return Err("the replayed table differs from the live hand's".into());
     }
-    Ok(Checked { bundle, steps })
+    Ok(Checked {
+        bundle,
+        steps,
+        hidden,
+    })
 }
 
 /// Most probe actions kept (the oldest make way).

@@ -406,12 +406,12 @@ impl Game for Toy {
         m.seats
     }
 
-    fn zones(s: &State) -> Option<&Zones> {
-        Some(&s.zones)
+    fn zones(s: &State) -> &Zones {
+        &s.zones
     }
 
-    fn zones_mut(s: &mut State) -> Option<&mut Zones> {
-        Some(&mut s.zones)
+    fn zones_mut(s: &mut State) -> &mut Zones {
+        &mut s.zones
     }
 
     fn public_part(action: &Action) -> Option<Value> {

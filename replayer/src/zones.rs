@@ -190,6 +190,9 @@ pub enum ZoneError {
     /// A relabel's order is not a permutation of the zone's faces.
     #[error("the relabel order is not a permutation of the cards of {0}")]
     RelabelFaces(ZoneId),
+    /// A full reshuffle's order is not a permutation of the faces in play.
+    #[error("the reshuffle order is not a permutation of the cards in play")]
+    ReshuffleFaces,
 }
 
 /// Every card of a hand, zone by zone. Cards keep their order within a zone (a stock's
@@ -389,6 +392,38 @@ impl Zones {
         Ok(())
     }
 
+    /// A full reshuffle mid-hand (Bist-o-yek's new turn, bank khabar and every-round
+    /// shuffles: "all 36 cards, everything collected first"): every card in play, wherever
+    /// it is, is gathered and replaced by `(shuffle, pos)` for `order`'s positions, in `zone`,
+    /// seen by `seen`. As with [`Zones::relabel`], the old refs are gone for good and the
+    /// count in play is unchanged. `order` must be a permutation of the faces in play; the
+    /// zones are unchanged otherwise.
+    pub fn reshuffle_all(
+        &mut self,
+        zone: ZoneId,
+        shuffle: u32,
+        order: &[Card],
+        seen: Seen,
+    ) -> Result<(), ZoneError> {
+        let mut have: Vec<Card> = self.iter().map(|(_, p)| p.face).collect();
+        let mut want = order.to_vec();
+        have.sort();
+        want.sort();
+        if have != want {
+            return Err(ZoneError::ReshuffleFaces);
+        }
+        self.zones.clear();
+        let list = self.zones.entry(zone).or_default();
+        for (pos, face) in (0u32..).zip(order) {
+            list.push(Placed {
+                r: CardRef { shuffle, pos },
+                face: *face,
+                seen,
+            });
+        }
+        Ok(())
+    }
+
     /// Every card, zone by zone.
     pub fn iter(&self) -> impl Iterator<Item = (ZoneId, &Placed)> {
         self.zones
@@ -469,6 +504,31 @@ impl Zones {
                 p.face = face;
             }
         }
+    }
+}
+
+/// What a buggy engine might do to its cards, for the tests that the conservation check
+/// ([`Zones::check`], rule `cards` in the dealer's fold) catches it.
+#[cfg(test)]
+impl Zones {
+    /// Take the card `r` out of play without a trace; `false` if it is nowhere.
+    pub(crate) fn lose_for_test(&mut self, r: CardRef) -> bool {
+        for list in self.zones.values_mut() {
+            if let Some(i) = list.iter().position(|p| p.r == r) {
+                list.remove(i);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Put a second copy of the card `r` at the end of `zone`; `false` if it is nowhere.
+    pub(crate) fn duplicate_for_test(&mut self, r: CardRef, zone: ZoneId) -> bool {
+        let Some(copy) = self.find(r).map(|(_, p)| *p) else {
+            return false;
+        };
+        self.zones.entry(zone).or_default().push(copy);
+        true
     }
 }
 
@@ -597,6 +657,35 @@ mod tests {
         });
         assert_eq!(z.view(Viewer::Seat(seat)), before);
         assert_ne!(z.faces(ZoneId::Stock), deck()[13..].to_vec());
+    }
+
+    #[test]
+    fn a_full_reshuffle_gathers_every_card_under_new_refs() {
+        let mut z = Zones::new();
+        z.install(ZoneId::Stock, 0, &deck(), Seen::NOBODY);
+        let seat = SeatIndex(1);
+        z.move_top(ZoneId::Stock, 3, ZoneId::Hand(seat), Seen::seat(seat))
+            .unwrap_or_default();
+        z.move_top(ZoneId::Stock, 2, ZoneId::Discard, Seen::EVERYONE)
+            .unwrap_or_default();
+        let mut order = deck();
+        order.reverse();
+        assert_eq!(
+            z.reshuffle_all(ZoneId::Stock, 1, &order, Seen::NOBODY),
+            Ok(())
+        );
+        assert_eq!(z.faces(ZoneId::Stock), order);
+        assert!(z
+            .iter()
+            .all(|(zone, p)| zone == ZoneId::Stock && p.r.shuffle == 1 && p.seen == Seen::NOBODY));
+        assert_eq!(z.check(), Ok(()));
+        // Not the cards in play: refused, nothing changed.
+        let before = z.clone();
+        assert_eq!(
+            z.reshuffle_all(ZoneId::Stock, 2, &deck()[1..], Seen::NOBODY),
+            Err(ZoneError::ReshuffleFaces)
+        );
+        assert_eq!(z, before);
     }
 
     #[test]

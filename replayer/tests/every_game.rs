@@ -3,7 +3,9 @@
 //! covered by registering it.
 //!
 //! Per hand, before every step (`replayer::testkit::check_hand`): cards conserved, no view
-//! of any seat or of the public leaks a face it may not see, the legal families are what
+//! of any seat or of the public leaks a face it may not see (every engine keeps its cards in
+//! the core's zones, so both hold for every game, and some hand of each game and player
+//! count must have hidden cards for them to check), the legal families are what
 //! `decide` accepts, somebody or a shuffle can always move the hand on; then the bundle
 //! verifies and its replay equals the live hand. Per match: a simulated match verifies as a
 //! chain. Tampering: an edited effect, an edited outcome, an action replaced by another, a
@@ -52,6 +54,7 @@ fn every_game_hand_keeps_every_invariant_at_every_step() {
         let samples = registry(game).unwrap().rule_samples();
         assert!(!samples.is_empty());
         let mut ran = 0;
+        let mut hidden = 0;
         for (ri, rules) in samples.iter().enumerate() {
             // House rules are validated knowing the seat count: a sample for other counts
             // is refused here, as the service would refuse the table.
@@ -66,12 +69,19 @@ fn every_game_hand_keeps_every_invariant_at_every_step() {
                     panic!("{game}, {n} players, house rules {rules}, seed {s}: {e}")
                 });
                 assert!(checked.steps > 1);
+                hidden = hidden.max(checked.hidden);
                 hands += 1;
             }
         }
         assert!(
             ran >= 2,
             "{game}, {n} players: fewer than 2 house-rule samples apply"
+        );
+        // Every engine keeps its cards in the core's zones: conservation and no-leak were
+        // checked on hidden cards, not on an empty table.
+        assert!(
+            hidden > 0,
+            "{game}, {n} players: no hand ever hid a card in the engine's zones"
         );
     }
     assert!(hands > 0);

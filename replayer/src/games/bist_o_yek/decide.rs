@@ -8,7 +8,7 @@ use super::action::Action;
 use super::effect::{Case, Effect, ShownCard};
 use super::evolve::evolve;
 use super::rules::{BankerSwap, DealMode, TieRule};
-use super::state::{right, EndReason, Phase, Resume, ShuffleReason, State};
+use super::state::{duel_zone, right, EndReason, Phase, Resume, ShuffleReason, State, STOCK};
 use crate::cards::Card;
 use crate::engine::{Actor, CardRef, SeatIndex, Toman, Violation};
 
@@ -47,8 +47,8 @@ impl Cx {
 
     /// The top of the stock, or `None` after asking for a restock that resumes at `resume`.
     fn top(&mut self, resume: Resume) -> Option<(CardRef, Card)> {
-        match self.s.stock.first() {
-            Some(slot) => Some((slot.at, slot.card)),
+        match self.s.zones.cards(STOCK).first() {
+            Some(p) => Some((p.r, p.face)),
             None => {
                 self.ask_shuffle(ShuffleReason::Restock, resume);
                 None
@@ -215,11 +215,11 @@ pub(super) fn decide(s: &State, actor: Actor, action: &Action) -> Result<Vec<Eff
         Action::Swap | Action::Keep => {
             need_phase(s, &[Phase::SwapDecision], what)?;
             need_seat(s, actor, s.banker, "the banker")?;
-            if let Some(h) = s.hidden {
+            if let Some(card) = s.hidden().map(|h| h.r) {
                 if *action == Action::Swap {
-                    cx.emit(Effect::Swapped { card: h.slot.at });
+                    cx.emit(Effect::Swapped { card });
                 } else {
-                    cx.emit(Effect::Kept { card: h.slot.at });
+                    cx.emit(Effect::Kept { card });
                 }
             }
             duel_opening(&mut cx);
@@ -341,7 +341,8 @@ pub(super) fn decide(s: &State, actor: Actor, action: &Action) -> Result<Vec<Eff
             let Some(duel) = s.duel.as_ref() else {
                 return Err(wrong_phase(what, s.phase));
             };
-            let k = duel.hand.len();
+            let hand = s.duel_cards();
+            let k = hand.len();
             let exposed = match expose {
                 None => None,
                 Some(_) if k < 3 => {
@@ -351,8 +352,8 @@ pub(super) fn decide(s: &State, actor: Actor, action: &Action) -> Result<Vec<Eff
                         "a card may be exposed only on a hit with 3 or more cards in hand",
                     ))
                 }
-                Some(c) => match duel.hand.iter().find(|h| !h.face_up && h.slot.card == *c) {
-                    Some(h) => Some(h.slot),
+                Some(c) => match hand.iter().find(|h| !h.seen.is_public() && h.face == *c) {
+                    Some(h) => Some(*h),
                     None => {
                         return Err(Violation::new(
                             "BadExposure",
@@ -367,11 +368,11 @@ pub(super) fn decide(s: &State, actor: Actor, action: &Action) -> Result<Vec<Eff
             }
             let p = duel.player;
             match exposed {
-                Some(slot) => {
+                Some(h) => {
                     cx.emit(Effect::CardExposed {
                         seat: p,
-                        card: slot.at,
-                        face: slot.card,
+                        card: h.r,
+                        face: h.face,
                     });
                     player_draw(&mut cx, false);
                 }
@@ -507,7 +508,7 @@ fn enter_round_start(cx: &mut Cx) {
 
 /// Step A (2)–(4): the banker's card, then (`all_first`) each player's first card.
 fn dealing(cx: &mut Cx) {
-    if cx.s.hidden.is_none() {
+    if cx.s.hidden().is_none() {
         let Some((card, _)) = cx.top(Resume::Dealing) else {
             return;
         };
@@ -516,8 +517,7 @@ fn dealing(cx: &mut Cx) {
     if cx.s.rules.deal_mode == DealMode::AllFirst {
         let queue = cx.s.queue.clone();
         for seat in queue {
-            let has = cx.s.waiting.get(seat.index()).is_some_and(|w| w.is_some());
-            if !has {
+            if cx.s.waiting(seat).is_none() {
                 let Some((card, _)) = cx.top(Resume::Dealing) else {
                     return;
                 };
@@ -537,10 +537,8 @@ fn next_duel(cx: &mut Cx) {
         let (lo, _) = cx.s.bet_limits();
         if cx.s.bal(p) < lo {
             cx.emit(Effect::PlayerSkipped { seat: p });
-            if let Some(Some(slot)) = cx.s.waiting.get(p.index()).copied() {
-                cx.emit(Effect::Discarded {
-                    cards: vec![slot.at],
-                });
+            if let Some(card) = cx.s.waiting(p).map(|w| w.r) {
+                cx.emit(Effect::Discarded { cards: vec![card] });
             }
             continue;
         }
@@ -551,39 +549,33 @@ fn next_duel(cx: &mut Cx) {
 
 /// Step B (2)–(5): the banker's card, the swap, the player's first card, the bet.
 fn duel_opening(cx: &mut Cx) {
-    if cx.s.hidden.is_none() {
+    if cx.s.hidden().is_none() {
         let Some((card, _)) = cx.top(Resume::DuelOpening) else {
             return;
         };
         cx.emit(Effect::HiddenDealt { card });
     }
-    let Some((p, swap_offered, hand_empty)) =
-        cx.s.duel
-            .as_ref()
-            .map(|d| (d.player, d.swap_offered, d.hand.is_empty()))
-    else {
+    let Some((p, swap_offered)) = cx.s.duel.as_ref().map(|d| (d.player, d.swap_offered)) else {
         return;
     };
+    let hand_empty = cx.s.zones.is_empty(duel_zone(p));
     if !swap_offered {
-        if let Some(h) = cx.s.hidden {
+        if let Some(card) = cx.s.hidden().map(|h| h.r) {
             let allowed = match cx.s.rules.banker_swap {
                 BankerSwap::Off => false,
-                BankerSwap::AfterSuz => h.carried,
+                BankerSwap::AfterSuz => cx.s.carried,
                 BankerSwap::EveryDuel => true,
             };
             if allowed {
-                cx.emit(Effect::SwapOffered { card: h.slot.at });
+                cx.emit(Effect::SwapOffered { card });
                 cx.enter(Phase::SwapDecision);
                 return;
             }
         }
     }
     if hand_empty {
-        if let Some(Some(slot)) = cx.s.waiting.get(p.index()).copied() {
-            cx.emit(Effect::FirstCard {
-                seat: p,
-                card: slot.at,
-            });
+        if let Some(card) = cx.s.waiting(p).map(|w| w.r) {
+            cx.emit(Effect::FirstCard { seat: p, card });
         } else {
             let Some((card, _)) = cx.top(Resume::DuelOpening) else {
                 return;
@@ -633,11 +625,8 @@ fn player_draw(cx: &mut Cx, face_up: bool) {
 
 /// Step D: the banker's card is turned up; his turn.
 fn banker_turn(cx: &mut Cx) {
-    if let Some(h) = cx.s.hidden {
-        cx.emit(Effect::HiddenRevealed {
-            card: h.slot.at,
-            face: h.slot.card,
-        });
+    if let Some((card, face)) = cx.s.hidden().map(|h| (h.r, h.face)) {
+        cx.emit(Effect::HiddenRevealed { card, face });
     }
     if cx.s.banker_total() >= 21 {
         showdown(cx);
@@ -665,12 +654,13 @@ fn show_hand(cx: &mut Cx) {
     };
     let e = Effect::HandShown {
         seat: d.player,
-        cards: d
-            .hand
+        cards: cx
+            .s
+            .duel_cards()
             .iter()
             .map(|h| ShownCard {
-                card: h.slot.at,
-                face: h.slot.card,
+                card: h.r,
+                face: h.face,
             })
             .collect(),
         total: cx.s.player_total(),
@@ -729,16 +719,12 @@ fn settle(cx: &mut Cx, case: Case) {
         });
     }
     if case == Case::S1 {
-        if let Some(h) = cx.s.hidden {
-            cx.emit(Effect::BankerCardCarried { card: h.slot.at });
+        if let Some(card) = cx.s.hidden().map(|h| h.r) {
+            cx.emit(Effect::BankerCardCarried { card });
         }
     }
-    let mut cards: Vec<CardRef> =
-        cx.s.duel
-            .as_ref()
-            .map(|d| d.hand.iter().map(|h| h.slot.at).collect())
-            .unwrap_or_default();
-    cards.extend(cx.s.banker_hand.iter().map(|slot| slot.at));
+    let mut cards: Vec<CardRef> = cx.s.duel_cards().iter().map(|h| h.r).collect();
+    cards.extend(cx.s.banker_cards().iter().map(|h| h.r));
     if !cards.is_empty() {
         cx.emit(Effect::Discarded { cards });
     }
@@ -755,10 +741,8 @@ fn round_end(cx: &mut Cx) {
     if cx.s.khabar {
         return end_turn(cx, EndReason::Khabar);
     }
-    if let Some(h) = cx.s.hidden {
-        cx.emit(Effect::Discarded {
-            cards: vec![h.slot.at],
-        });
+    if let Some(card) = cx.s.hidden().map(|h| h.r) {
+        cx.emit(Effect::Discarded { cards: vec![card] });
     }
     if cx.s.rules.shuffle_every_round {
         cx.ask_shuffle(ShuffleReason::Round, Resume::RoundStart);
@@ -770,12 +754,10 @@ fn round_end(cx: &mut Cx) {
 /// Every card still in a hand or a waiting slot goes to the discard pile.
 fn collect_cards(cx: &mut Cx) {
     let s = &cx.s;
-    let mut cards: Vec<CardRef> = s.hidden.iter().map(|h| h.slot.at).collect();
-    cards.extend(s.waiting.iter().flatten().map(|slot| slot.at));
-    if let Some(d) = &s.duel {
-        cards.extend(d.hand.iter().map(|h| h.slot.at));
-    }
-    cards.extend(s.banker_hand.iter().map(|slot| slot.at));
+    let mut cards: Vec<CardRef> = s.hidden().iter().map(|h| h.r).collect();
+    cards.extend((0..s.seats).filter_map(|i| s.waiting(SeatIndex(i)).map(|w| w.r)));
+    cards.extend(s.duel_cards().iter().map(|h| h.r));
+    cards.extend(s.banker_cards().iter().map(|h| h.r));
     if !cards.is_empty() {
         cx.emit(Effect::Discarded { cards });
     }

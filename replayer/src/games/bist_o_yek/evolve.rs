@@ -1,18 +1,20 @@
 //! Folding effects into the state. No rule lives here: every decision was taken by
 //! `decide`, and each effect is applied as the fact it states. A face-down draw takes the
-//! card from the state's own stock top; a shuffle installs the committed order.
+//! card from the top of the stock zone; a shuffle installs the committed order. Zone moves
+//! cannot fail for an effect `decide` produced; a corrupted log is caught by `Zones::check`
+//! and by the re-run of `decide` on verification.
 
 use super::effect::Effect;
-use super::state::{Duel, Gone, Held, Hidden, Slot, Stake, State};
+use super::state::{
+    duel_zone, hidden_zone, waiting_zone, Duel, Stake, State, BANKER_UP, DISCARD, STOCK,
+};
 use crate::cards::Card;
 use crate::engine::{CardRef, SeatIndex, Toman};
+use crate::zones::{Seen, ZoneId};
 
-fn pop_top(s: &mut State) -> Option<Slot> {
-    if s.stock.is_empty() {
-        None
-    } else {
-        Some(s.stock.remove(0))
-    }
+/// Draw the top of the stock into `to`, seen by `seen`.
+fn draw(s: &mut State, to: ZoneId, seen: Seen) {
+    let _ = s.zones.move_top(STOCK, 1, to, seen);
 }
 
 fn credit(s: &mut State, seat: SeatIndex, amount: Toman) {
@@ -33,78 +35,35 @@ fn remove_first(queue: &mut Vec<SeatIndex>, seat: SeatIndex) {
     }
 }
 
-/// Take the card named `at` out of the hands (hidden, waiting, duel, banker) into the
-/// discard pile; seen iff it was face up.
+/// Take the card named `at` out of the hands (hidden, waiting, duel, banker) onto the
+/// discard pile, keeping who saw it: the table saw it iff it was face up.
 fn discard(s: &mut State, at: CardRef) {
-    if s.hidden.is_some_and(|h| h.slot.at == at) {
-        if let Some(h) = s.hidden.take() {
-            s.discard.push(Gone {
-                card: h.slot.card,
-                seen: false,
-                at: Some(h.slot.at),
-            });
-        }
+    let Some((from, seen)) = s.zones.find(at).map(|(z, p)| (z, p.seen)) else {
+        return;
+    };
+    if from == STOCK || from == DISCARD {
         return;
     }
-    for w in s.waiting.iter_mut() {
-        if w.is_some_and(|slot| slot.at == at) {
-            if let Some(slot) = w.take() {
-                s.discard.push(Gone {
-                    card: slot.card,
-                    seen: false,
-                    at: Some(slot.at),
-                });
-            }
-            return;
-        }
+    if s.banker.is_some_and(|b| from == hidden_zone(b)) {
+        s.carried = false;
     }
-    if let Some(d) = s.duel.as_mut() {
-        if let Some(i) = d.hand.iter().position(|h| h.slot.at == at) {
-            let h = d.hand.remove(i);
-            s.discard.push(Gone {
-                card: h.slot.card,
-                seen: h.face_up,
-                at: Some(h.slot.at),
-            });
-            return;
-        }
-    }
-    if let Some(i) = s.banker_hand.iter().position(|slot| slot.at == at) {
-        let slot = s.banker_hand.remove(i);
-        s.discard.push(Gone {
-            card: slot.card,
-            seen: true,
-            at: Some(slot.at),
-        });
-    }
+    let _ = s.zones.move_card(from, at, DISCARD, seen);
 }
 
 fn install(s: &mut State, shuffle: u32, full: bool, order: &[Card]) {
     if full {
-        // Everything is collected first.
-        s.discard.clear();
-        s.hidden = None;
-        for w in s.waiting.iter_mut() {
-            *w = None;
+        // Everything is collected first (nothing is named before the hand's first shuffle).
+        s.carried = false;
+        if s.shuffles == 0 {
+            s.zones.install(STOCK, shuffle, order, Seen::NOBODY);
+        } else {
+            let _ = s.zones.reshuffle_all(STOCK, shuffle, order, Seen::NOBODY);
         }
-        if let Some(d) = s.duel.as_mut() {
-            d.hand.clear();
-        }
-        s.banker_hand.clear();
     } else {
-        s.discard.clear();
+        // A restock: the discards, gathered under the shuffle's new names, are the stock.
+        let _ = s.zones.relabel(DISCARD, shuffle, order, Seen::NOBODY);
+        s.zones.move_all(DISCARD, STOCK, Seen::NOBODY);
     }
-    s.stock = order
-        .iter()
-        .enumerate()
-        .map(|(i, card)| Slot {
-            card: *card,
-            at: CardRef {
-                shuffle,
-                pos: u32::try_from(i).unwrap_or(u32::MAX),
-            },
-        })
-        .collect();
 }
 
 /// Fold one effect (see [`crate::engine::Game::evolve`]).
@@ -140,26 +99,17 @@ pub(super) fn evolve(s: &mut State, e: &Effect, order: Option<&[Card]>) {
             s.queue = queue.clone();
         }
         Effect::HiddenDealt { .. } => {
-            if let Some(slot) = pop_top(s) {
-                s.hidden = Some(Hidden {
-                    slot,
-                    carried: false,
-                });
+            if let Some(b) = s.banker {
+                draw(s, hidden_zone(b), Seen::seat(b));
+                s.carried = false;
             }
         }
-        Effect::WaitingDealt { seat, .. } => {
-            if let Some(slot) = pop_top(s) {
-                if let Some(w) = s.waiting.get_mut(seat.index()) {
-                    *w = Some(slot);
-                }
-            }
-        }
+        Effect::WaitingDealt { seat, .. } => draw(s, waiting_zone(*seat), Seen::seat(*seat)),
         Effect::PlayerSkipped { seat } => remove_first(&mut s.queue, *seat),
         Effect::DuelOpened { player } => {
             remove_first(&mut s.queue, *player);
             s.duel = Some(Duel {
                 player: *player,
-                hand: Vec::new(),
                 swap_offered: false,
                 side_open: false,
             });
@@ -174,30 +124,25 @@ pub(super) fn evolve(s: &mut State, e: &Effect, order: Option<&[Card]>) {
         | Effect::PlayerStood { .. }
         | Effect::BankerStood { .. }
         | Effect::DuelResult { .. } => {}
-        Effect::FirstCard { seat, .. } => {
-            let slot = s.waiting.get_mut(seat.index()).and_then(Option::take);
-            if let (Some(slot), Some(d)) = (slot, s.duel.as_mut()) {
-                d.hand.push(Held {
-                    slot,
-                    face_up: false,
-                });
-            }
+        Effect::FirstCard { seat, card } => {
+            let _ = s.zones.move_card(
+                waiting_zone(*seat),
+                *card,
+                duel_zone(*seat),
+                Seen::seat(*seat),
+            );
         }
-        Effect::PlayerCardDealt { face, .. } => {
-            if let Some(slot) = pop_top(s) {
-                if let Some(d) = s.duel.as_mut() {
-                    d.hand.push(Held {
-                        slot,
-                        face_up: face.is_some(),
-                    });
-                }
-            }
+        Effect::PlayerCardDealt { seat, face, .. } => {
+            let seen = if face.is_some() {
+                Seen::EVERYONE
+            } else {
+                Seen::seat(*seat)
+            };
+            draw(s, duel_zone(*seat), seen);
         }
-        Effect::CardExposed { card, .. } => {
-            if let Some(d) = s.duel.as_mut() {
-                for h in d.hand.iter_mut().filter(|h| h.slot.at == *card) {
-                    h.face_up = true;
-                }
+        Effect::CardExposed { seat, card, .. } => {
+            if s.zones.get(duel_zone(*seat), *card).is_some() {
+                let _ = s.zones.reveal(*card);
             }
         }
         Effect::BetPlaced { seat, amount } => {
@@ -227,22 +172,13 @@ pub(super) fn evolve(s: &mut State, e: &Effect, order: Option<&[Card]>) {
             });
         }
         Effect::HiddenRevealed { .. } => {
-            if let Some(h) = s.hidden.take() {
-                s.banker_hand.push(h.slot);
+            if let Some(b) = s.banker {
+                s.zones.move_all(hidden_zone(b), BANKER_UP, Seen::EVERYONE);
+                s.carried = false;
             }
         }
-        Effect::BankerDrew { .. } => {
-            if let Some(slot) = pop_top(s) {
-                s.banker_hand.push(slot);
-            }
-        }
-        Effect::HandShown { .. } => {
-            if let Some(d) = s.duel.as_mut() {
-                for h in d.hand.iter_mut() {
-                    h.face_up = true;
-                }
-            }
-        }
+        Effect::BankerDrew { .. } => draw(s, BANKER_UP, Seen::EVERYONE),
+        Effect::HandShown { seat, .. } => s.zones.set_seen_all(duel_zone(*seat), Seen::EVERYONE),
         Effect::Settled {
             seat,
             escrow_to_owner,
@@ -260,8 +196,8 @@ pub(super) fn evolve(s: &mut State, e: &Effect, order: Option<&[Card]>) {
                 .saturating_sub(*bank_to_owner);
         }
         Effect::BankerCardCarried { .. } => {
-            if let Some(h) = s.hidden.as_mut() {
-                h.carried = true;
+            if s.hidden().is_some() {
+                s.carried = true;
             }
         }
         Effect::Discarded { cards } => {

@@ -73,18 +73,15 @@ pub(super) fn legal_actions(s: &State, actor: Actor) -> Vec<Legal> {
         }
         Phase::PlayerTurn => {
             if is(p) {
-                let expose = s
-                    .duel
-                    .as_ref()
-                    .filter(|d| d.hand.len() >= 3)
-                    .map(|d| {
-                        d.hand
-                            .iter()
-                            .filter(|h| !h.face_up)
-                            .map(|h| h.slot.card)
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                let hand = s.duel_cards();
+                let expose = if hand.len() >= 3 {
+                    hand.iter()
+                        .filter(|h| !h.seen.is_public())
+                        .map(|h| h.face)
+                        .collect()
+                } else {
+                    Vec::new()
+                };
                 vec![Legal::Hit { expose }, Legal::Stand]
             } else {
                 seat.and_then(|x| side_bet_range(s, x))

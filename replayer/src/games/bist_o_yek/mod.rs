@@ -15,9 +15,22 @@
 //! (کل بانک, "the whole bank": a bet of everything in the bank), *tak*/*shah*/*bibi*/*sarbaz*
 //! (ace/king/queen/jack).
 //!
-//! Layout: [`rules`](Rules) (house rules, points), `state` (match, phases, the state),
-//! `decide` (every rule), `evolve` (folding effects, no rule), `legal` (who acts, with
-//! what), `view` (what a viewer sees).
+//! Hidden information lives in the core's [`crate::zones::Zones`] (spec §6.2): the stock
+//! (`Stock`, seen by nobody), the discard pile (`Discard`, each card keeping who saw it: the
+//! faces the table saw are public), each player's first card dealt ahead of his duel
+//! (`Pile(s)`, seen by seat `s`), the banker's face-down card (`Hand(banker)`, seen by him),
+//! the duel player's hand (`Hand(p)`, each card seen by `p`, or by everyone once face up) and
+//! the banker's face-up hand (`Table`, seen by everyone). No face is kept anywhere else in the
+//! state, and the views are derived from the zones, so the core checks card conservation at
+//! every event (rule `cards`) and that no view leaks a face. A full shuffle gathers every
+//! card under the new shuffle's names ([`crate::zones::Zones::reshuffle_all`]); a restock
+//! renames the discards ([`crate::zones::Zones::relabel`]) and makes them the stock. Before
+//! the hand's first shuffle the 36 cards lie collected on the discard pile, not yet named,
+//! and the zones are empty.
+//!
+//! Layout: [`rules`](Rules) (house rules, points), `state` (match, phases, the state, where
+//! each card lies), `decide` (every rule), `evolve` (folding effects, no rule), `legal` (who
+//! acts, with what), `view` (what a viewer sees).
 
 mod action;
 mod decide;
@@ -44,6 +57,7 @@ use crate::cards::{Card, DeckKind};
 use crate::engine::{
     Actor, Game, GameId, SeatResult, SetupError, Standings, ToAct, Viewer, Violation,
 };
+use crate::zones::Zones;
 
 /// The Bist-o-yek rules engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -114,6 +128,14 @@ impl Game for BistOYek {
 
     fn results(o: &Outcome) -> Vec<SeatResult> {
         state::results(o)
+    }
+
+    fn zones(state: &State) -> &Zones {
+        &state.zones
+    }
+
+    fn zones_mut(state: &mut State) -> &mut Zones {
+        &mut state.zones
     }
 
     fn standings(m: &Match) -> Standings {

@@ -3,8 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::rules::{total, Rules};
-use crate::cards::{Card, DeckKind};
-use crate::engine::{CardRef, GameId, HouseRules, SeatIndex, SetupError, ShuffleRequest, Toman};
+use crate::cards::DeckKind;
+use crate::engine::{GameId, HouseRules, SeatIndex, SetupError, ShuffleRequest, Toman};
+use crate::zones::{Placed, ZoneId, Zones};
 
 /// Fewest seats (§3.1, L9: "I have played it with 2").
 pub const MIN_SEATS: u8 = 2;
@@ -183,48 +184,44 @@ pub struct Stake {
     pub main: bool,
 }
 
-/// A physical card with its public name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Slot {
-    pub card: Card,
-    pub at: CardRef,
+// Where the spec's places of a card (§6.1, §6.2 rule 1) lie in the core's zones. Who may see
+// a face (§6.2 rule 5) is the card's `Seen`: a face-down card its holder's seat, a face-up
+// card everyone; a card keeps who saw it when it is discarded.
+
+/// `stock`, top first, seen by nobody.
+pub(super) const STOCK: ZoneId = ZoneId::Stock;
+/// `discard`, in the order the cards went there; the faces the table saw are public.
+pub(super) const DISCARD: ZoneId = ZoneId::Discard;
+/// The banker's face-up hand: `hidden` once turned up (step D), then his draws.
+pub(super) const BANKER_UP: ZoneId = ZoneId::Table;
+
+/// `hidden`, the banker's face-down card: his hand, seen by him.
+pub(super) fn hidden_zone(banker: SeatIndex) -> ZoneId {
+    ZoneId::Hand(banker)
 }
 
-/// A card in the duel player's hand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Held {
-    pub slot: Slot,
-    pub face_up: bool,
+/// `waiting[s]`, the first card dealt to `s` ahead of his duel (`all_first`): face down in
+/// front of him, pile `s`, seen by him.
+pub(super) fn waiting_zone(seat: SeatIndex) -> ZoneId {
+    ZoneId::Pile(seat.0)
 }
 
-/// The banker's face-down card.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Hidden {
-    pub slot: Slot,
-    /// It survived a duel unrevealed (after a suz).
-    pub carried: bool,
+/// The duel player's hand, each card seen by him, or by everyone once face up.
+pub(super) fn duel_zone(player: SeatIndex) -> ZoneId {
+    ZoneId::Hand(player)
 }
 
-/// A card in the discard pile, and whether the table saw its face.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Gone {
-    pub card: Card,
-    pub seen: bool,
-    /// Its public name; `None` only before the hand's first shuffle.
-    pub at: Option<CardRef>,
-}
-
-/// The duel in progress.
+/// The duel in progress (its cards are in [`duel_zone`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Duel {
     pub player: SeatIndex,
-    pub hand: Vec<Held>,
     pub swap_offered: bool,
     pub side_open: bool,
 }
 
-/// A hand in progress with full information (hidden cards and stock order included). Never
-/// show it to anyone: use [`super::BistOYek`]'s `view`.
+/// A hand in progress with full information (hidden cards and stock order included). Every
+/// card is in `zones`; no face is kept anywhere else. Never show it to anyone: use
+/// [`super::BistOYek`]'s `view`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
     pub(super) rules: Rules,
@@ -244,15 +241,16 @@ pub struct State {
     pub(super) khabar: bool,
     pub(super) round: u32,
     /// Committed shuffles installed so far in this hand (= the next shuffle's number).
+    /// Before the first, the 36 cards lie collected on the discard pile, not yet named by
+    /// any shuffle, and `zones` is empty.
     pub(super) shuffles: u32,
-    /// Top first.
-    pub(super) stock: Vec<Slot>,
-    pub(super) discard: Vec<Gone>,
+    /// Every card named by a committed shuffle: stock, discard, waiting slots, `hidden`, the
+    /// duel player's hand, the banker's hand (see [`STOCK`] and the zone functions).
+    pub(super) zones: Zones,
     pub(super) queue: Vec<SeatIndex>,
-    pub(super) waiting: Vec<Option<Slot>>,
-    pub(super) hidden: Option<Hidden>,
+    /// The banker's face-down card survived a duel unrevealed (after a suz).
+    pub(super) carried: bool,
     pub(super) duel: Option<Duel>,
-    pub(super) banker_hand: Vec<Slot>,
     pub(super) phase: Phase,
     pub(super) taken: Option<Toman>,
     pub(super) end: Option<EndReason>,
@@ -354,7 +352,6 @@ pub(super) fn new_hand(rules: &Rules, m: &Match) -> Result<State, SetupError> {
         return Err(SetupError::MatchOver);
     }
     let total = check_match(m)?;
-    let n = usize::from(m.seats);
     Ok(State {
         rules: rules.clone(),
         seats: m.seats,
@@ -371,21 +368,10 @@ pub(super) fn new_hand(rules: &Rules, m: &Match) -> Result<State, SetupError> {
         khabar: false,
         round: 0,
         shuffles: 0,
-        stock: Vec::new(),
-        discard: DeckKind::BistOYek36
-            .cards()
-            .into_iter()
-            .map(|card| Gone {
-                card,
-                seen: false,
-                at: None,
-            })
-            .collect(),
+        zones: Zones::new(),
         queue: Vec::new(),
-        waiting: vec![None; n],
-        hidden: None,
+        carried: false,
         duel: None,
-        banker_hand: Vec::new(),
         phase: Phase::BankOffer,
         taken: None,
         end: None,
@@ -447,18 +433,43 @@ impl State {
         balances.checked_add(self.bank)?.checked_add(escrow)
     }
 
-    /// Every card of the hand, wherever it lies (stock, discard, waiting slots, the banker's
-    /// hidden card, the duel player's hand, the banker's hand).
-    pub fn all_cards(&self) -> Vec<Card> {
-        let mut v: Vec<Card> = self.stock.iter().map(|s| s.card).collect();
-        v.extend(self.discard.iter().map(|g| g.card));
-        v.extend(self.waiting.iter().flatten().map(|s| s.card));
-        v.extend(self.hidden.iter().map(|h| h.slot.card));
-        if let Some(d) = &self.duel {
-            v.extend(d.hand.iter().map(|h| h.slot.card));
+    /// Every card of the hand named by a committed shuffle, zone by zone (empty before the
+    /// hand's first shuffle).
+    pub fn zones(&self) -> &Zones {
+        &self.zones
+    }
+
+    /// Cards on the discard pile: all 36 before the hand's first shuffle.
+    pub(super) fn discard_len(&self) -> usize {
+        if self.shuffles == 0 {
+            DeckKind::BistOYek36.cards().len()
+        } else {
+            self.zones.len(DISCARD)
         }
-        v.extend(self.banker_hand.iter().map(|s| s.card));
-        v
+    }
+
+    /// `hidden`: the banker's face-down card, if he has one.
+    pub(super) fn hidden(&self) -> Option<&Placed> {
+        self.banker
+            .and_then(|b| self.zones.cards(hidden_zone(b)).first())
+    }
+
+    /// `waiting[seat]`: the first card dealt to `seat` ahead of his duel, if any.
+    pub(super) fn waiting(&self, seat: SeatIndex) -> Option<&Placed> {
+        self.zones.cards(waiting_zone(seat)).first()
+    }
+
+    /// The duel player's hand (empty without a duel).
+    pub(super) fn duel_cards(&self) -> &[Placed] {
+        match &self.duel {
+            Some(d) => self.zones.cards(duel_zone(d.player)),
+            None => &[],
+        }
+    }
+
+    /// The banker's face-up hand.
+    pub(super) fn banker_cards(&self) -> &[Placed] {
+        self.zones.cards(BANKER_UP)
     }
 
     pub(super) fn bal(&self, seat: SeatIndex) -> Toman {
@@ -505,14 +516,11 @@ impl State {
     }
 
     pub(super) fn player_total(&self) -> u32 {
-        self.duel
-            .as_ref()
-            .map(|d| total(d.hand.iter().map(|h| h.slot.card)))
-            .unwrap_or(0)
+        total(self.duel_cards().iter().map(|p| p.face))
     }
 
     pub(super) fn banker_total(&self) -> u32 {
-        total(self.banker_hand.iter().map(|s| s.card))
+        total(self.banker_cards().iter().map(|p| p.face))
     }
 
     /// The shuffle a pending `reason` asks for: the whole deck, or (a restock) exactly the
@@ -523,8 +531,8 @@ impl State {
         } else {
             ShuffleRequest::gather(
                 reason.as_str(),
-                self.discard.iter().filter_map(|g| g.at).collect(),
-                self.discard.iter().map(|g| g.card).collect(),
+                self.zones.refs_in(DISCARD),
+                self.zones.faces(DISCARD),
             )
         }
     }

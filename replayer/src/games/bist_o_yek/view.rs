@@ -1,11 +1,13 @@
-//! What one viewer may see (spec §6.2 rule 5).
+//! What one viewer may see (spec §6.2 rule 5): the cards only through the core's zones,
+//! plus public facts. The JSON keeps the shape it had before the cards moved into zones.
 
 use serde::Serialize;
 
 use super::legal::to_act;
-use super::state::{Phase, Stake, State};
+use super::state::{Phase, Stake, State, DISCARD, STOCK};
 use crate::cards::Card;
 use crate::engine::{Actor, CardRef, SeatIndex, Toman, Viewer};
+use crate::zones::Placed;
 
 /// One card as a viewer sees it: always its public name, its face only if the viewer may
 /// see it.
@@ -122,64 +124,47 @@ pub struct View {
     pub discard_seen: Vec<Card>,
 }
 
-fn card_view(card: CardRef, face: Card, face_up: bool, sees: bool) -> CardView {
+/// A card as `viewer` sees it, from its zone: face up when everyone may see it, its face
+/// only where `viewer` may.
+fn card_view(p: &Placed, viewer: Viewer) -> CardView {
     CardView {
-        card,
-        face_up,
-        face: (face_up || sees).then_some(face),
+        card: p.r,
+        face_up: p.seen.is_public(),
+        face: p.seen.by(viewer).then_some(p.face),
     }
 }
 
-/// The view of `viewer` (see [`crate::engine::Game::view`]).
+/// The view of `viewer` (see [`crate::engine::Game::view`]): every card through the zones,
+/// so that a face is shown exactly where its zone lets `viewer` see it.
 pub(super) fn view(s: &State, viewer: Viewer) -> View {
-    let all = viewer == Viewer::All;
-    let me = match viewer {
-        Viewer::Seat(x) => Some(x),
-        _ => None,
-    };
-    let sees_own = |seat: SeatIndex| all || me == Some(seat);
-    let waiting = s
-        .waiting
-        .iter()
-        .enumerate()
-        .filter_map(|(i, w)| {
-            let slot = (*w)?;
-            let seat = SeatIndex(u8::try_from(i).ok()?);
-            Some(WaitingView {
+    let waiting = (0..s.seats)
+        .map(SeatIndex)
+        .filter_map(|seat| {
+            s.waiting(seat).map(|p| WaitingView {
                 seat,
-                card: card_view(slot.at, slot.card, false, sees_own(seat)),
+                card: card_view(p, viewer),
             })
         })
         .collect();
-    let hidden = s.hidden.map(|h| HiddenView {
-        card: card_view(
-            h.slot.at,
-            h.slot.card,
-            false,
-            all || (me.is_some() && me == s.banker),
-        ),
-        carried: h.carried,
+    let hidden = s.hidden().map(|p| HiddenView {
+        card: card_view(p, viewer),
+        carried: s.carried,
     });
     let duel = s.duel.as_ref().map(|d| {
-        let sees = sees_own(d.player);
-        let whole = sees || d.hand.iter().all(|h| h.face_up);
+        let hand = s.duel_cards();
+        let whole = hand.iter().all(|p| p.seen.by(viewer));
         DuelView {
             player: d.player,
-            cards: d
-                .hand
-                .iter()
-                .map(|h| card_view(h.slot.at, h.slot.card, h.face_up, sees))
-                .collect(),
-            total: (whole && !d.hand.is_empty()).then(|| s.player_total()),
+            cards: hand.iter().map(|p| card_view(p, viewer)).collect(),
+            total: (whole && !hand.is_empty()).then(|| s.player_total()),
             side_open: d.side_open,
             swap_offered: d.swap_offered,
         }
     });
-    let banker_cards: Vec<CardView> = s
-        .banker_hand
-        .iter()
-        .map(|slot| card_view(slot.at, slot.card, true, true))
-        .collect();
+    let up = s.banker_cards();
+    let banker_cards: Vec<CardView> = up.iter().map(|p| card_view(p, viewer)).collect();
+    let banker_total =
+        (!up.is_empty() && up.iter().all(|p| p.seen.by(viewer))).then(|| s.banker_total());
     View {
         viewer,
         turn: s.turn,
@@ -203,15 +188,16 @@ pub(super) fn view(s: &State, viewer: Viewer) -> View {
         waiting,
         hidden,
         duel,
-        banker_total: (!banker_cards.is_empty()).then(|| s.banker_total()),
+        banker_total,
         banker_cards,
-        stock: s.stock.len(),
-        discard: s.discard.len(),
+        stock: s.zones.len(STOCK),
+        discard: s.discard_len(),
         discard_seen: s
-            .discard
+            .zones
+            .cards(DISCARD)
             .iter()
-            .filter(|g| g.seen)
-            .map(|g| g.card)
+            .filter(|p| p.seen.is_public())
+            .map(|p| p.face)
             .collect(),
     }
 }

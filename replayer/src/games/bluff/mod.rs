@@ -154,12 +154,12 @@ impl Game for Bluff {
         state::results(o)
     }
 
-    fn zones(state: &State) -> Option<&Zones> {
-        Some(&state.zones)
+    fn zones(state: &State) -> &Zones {
+        &state.zones
     }
 
-    fn zones_mut(state: &mut State) -> Option<&mut Zones> {
-        Some(&mut state.zones)
+    fn zones_mut(state: &mut State) -> &mut Zones {
+        &mut state.zones
     }
 
     fn standings(m: &Match) -> Standings {

@@ -1,6 +1,7 @@
 //! Tests of the Bist-o-yek engine: given-when-then per rule (`rules`), the spec's worked
 //! examples TV-1…TV-8 (`vectors`), JSON shapes (`json`) and property tests (`props`).
 
+use super::state::{duel_zone, hidden_zone, waiting_zone, BANKER_UP, DISCARD, STOCK};
 use super::*;
 use crate::cards::{Card, DeckKind};
 use crate::engine::{apply, apply_shuffle, Actor, Game, HouseRules, SeatIndex, Viewer, Violation};
@@ -9,6 +10,7 @@ mod json;
 mod props;
 mod rules;
 mod vectors;
+mod zones;
 
 /// A card from its code (`9C`, `10D`, `AS`).
 pub(super) fn c(code: &str) -> Card {
@@ -95,9 +97,7 @@ impl Table {
             Some(self.st.total),
             "money not conserved"
         );
-        let mut cards = self.st.all_cards();
-        cards.sort();
-        assert_eq!(cards, DeckKind::BistOYek36.cards(), "cards not conserved");
+        check_cards(&self.st);
     }
 
     /// `actor` does `a`; it must be accepted.
@@ -179,20 +179,31 @@ impl Table {
     }
 
     pub fn player_cards(&self) -> Vec<Card> {
-        self.st
-            .duel
-            .as_ref()
-            .map(|d| d.hand.iter().map(|h| h.slot.card).collect())
-            .unwrap_or_default()
+        self.st.duel_cards().iter().map(|h| h.face).collect()
     }
 
     pub fn banker_cards(&self) -> Vec<Card> {
-        self.st.banker_hand.iter().map(|s| s.card).collect()
+        self.st.banker_cards().iter().map(|h| h.face).collect()
     }
 
     pub fn hidden(&self) -> Option<Card> {
-        self.st.hidden.map(|h| h.slot.card)
+        self.st.hidden().map(|h| h.face)
     }
+}
+
+/// Card conservation: nothing named before the hand's first shuffle; after it, the core's
+/// check holds and the zones hold the 36 cards of the deck, each once.
+pub(super) fn check_cards(st: &State) {
+    let z = BistOYek::zones(st);
+    if st.shuffles == 0 {
+        assert_eq!(z.total(), 0, "cards named before the first shuffle");
+        return;
+    }
+    z.check()
+        .unwrap_or_else(|e| panic!("cards not conserved: {e}"));
+    let mut cards: Vec<Card> = z.iter().map(|(_, p)| p.face).collect();
+    cards.sort();
+    assert_eq!(cards, DeckKind::BistOYek36.cards(), "cards not conserved");
 }
 
 /// The faces a view shows (face up, or seen by this viewer).

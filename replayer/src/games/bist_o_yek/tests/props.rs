@@ -209,20 +209,12 @@ fn choose(st: &State, rng: &mut ChaCha8Rng, policy: Policy) -> Option<(Actor, Ac
 
 /// The cards `seat` may see the face of without them being face up.
 fn own_cards(st: &State, seat: SeatIndex) -> Vec<Card> {
-    let mut v: Vec<Card> = st
-        .waiting
-        .get(seat.index())
-        .and_then(|w| *w)
-        .map(|w| w.card)
-        .into_iter()
-        .collect();
-    if let Some(d) = &st.duel {
-        if d.player == seat {
-            v.extend(d.hand.iter().map(|h| h.slot.card));
-        }
+    let mut v: Vec<Card> = st.waiting(seat).map(|w| w.face).into_iter().collect();
+    if st.duel_player() == Some(seat) {
+        v.extend(st.duel_cards().iter().map(|h| h.face));
     }
     if st.banker == Some(seat) {
-        v.extend(st.hidden.map(|h| h.slot.card));
+        v.extend(st.hidden().map(|h| h.face));
     }
     v
 }
@@ -246,15 +238,22 @@ fn check_effect(st: &State, e: &Effect) {
 /// The checks after each action or shuffle.
 fn check_state(st: &State) {
     assert_eq!(st.money_now(), Some(st.total), "money not conserved");
-    let mut cards = st.all_cards();
-    cards.sort();
-    assert_eq!(cards, DeckKind::BistOYek36.cards(), "cards not conserved");
+    check_cards(st);
     let public = visible_faces(&BistOYek::view(st, Viewer::Public));
-    let mut face_up: Vec<Card> = st.banker_hand.iter().map(|s| s.card).collect();
-    if let Some(d) = &st.duel {
-        face_up.extend(d.hand.iter().filter(|h| h.face_up).map(|h| h.slot.card));
-    }
-    face_up.extend(st.discard.iter().filter(|g| g.seen).map(|g| g.card));
+    let mut face_up: Vec<Card> = st.banker_cards().iter().map(|h| h.face).collect();
+    face_up.extend(
+        st.duel_cards()
+            .iter()
+            .filter(|h| h.seen.is_public())
+            .map(|h| h.face),
+    );
+    face_up.extend(
+        st.zones
+            .cards(DISCARD)
+            .iter()
+            .filter(|h| h.seen.is_public())
+            .map(|h| h.face),
+    );
     face_up.sort();
     let mut p = public.clone();
     p.sort();
@@ -275,7 +274,13 @@ fn check_state(st: &State) {
     let all = BistOYek::view(st, Viewer::All);
     assert_eq!(
         visible_faces(&all).len(),
-        36 - st.stock.len() - st.discard.iter().filter(|g| !g.seen).count()
+        st.zones.total()
+            - st.zones.len(STOCK)
+            - st.zones
+                .cards(DISCARD)
+                .iter()
+                .filter(|h| !h.seen.is_public())
+                .count()
     );
     // Phase-specific shape.
     if st.phase == Phase::PlayerTurn {
@@ -289,7 +294,7 @@ fn check_state(st: &State) {
         assert!(st.player_total() <= 21);
     }
     if let Some(d) = &st.duel {
-        assert!(d.hand.len() <= 9);
+        assert!(st.zones.len(duel_zone(d.player)) <= 9);
         let main: Vec<_> = st.escrow.iter().filter(|s| s.main).collect();
         assert!(main.len() <= 1);
         assert!(main.iter().all(|s| s.seat == d.player));
@@ -343,12 +348,10 @@ fn probe(st: &State, rng: &mut ChaCha8Rng) {
         cands.push(bet(*a));
         cands.push(side(*a));
     }
-    if let Some(d) = &st.duel {
-        for h in &d.hand {
-            cands.push(Action::Hit {
-                expose: Some(h.slot.card),
-            });
-        }
+    for h in st.duel_cards() {
+        cands.push(Action::Hit {
+            expose: Some(h.face),
+        });
     }
     let deck = DeckKind::BistOYek36.cards();
     cands.push(Action::Hit {

@@ -275,7 +275,7 @@ fn play_until_shuffle(t: &mut Table, stop_at_bet: bool) {
             Phase::AwaitBet => {
                 let p = Actor::Seat(t.st.duel_player().unwrap());
                 t.act(p, bet(50));
-                if stop_at_bet && t.st.stock.is_empty() {
+                if stop_at_bet && t.st.zones.is_empty(STOCK) {
                     return;
                 }
             }
@@ -310,7 +310,7 @@ fn an_empty_stock_is_restocked_from_the_discard_and_the_draw_goes_on() {
     assert_eq!(t.st.round, 19);
     let req = BistOYek::to_act(&t.st).shuffle.unwrap();
     assert_eq!(req.reason, "restock");
-    let mut discard: Vec<Card> = t.st.discard.iter().map(|g| g.card).collect();
+    let mut discard: Vec<Card> = t.st.zones.faces(DISCARD);
     discard.sort();
     assert_eq!(req.cards, discard);
     assert_eq!(req.cards.len(), 36);
@@ -344,7 +344,7 @@ fn a_restock_in_the_middle_of_a_hit() {
     let mut t = Table::started(Rules::default(), &[100_000, 100_000], "");
     play_until_shuffle(&mut t, true);
     assert_eq!(t.phase(), Phase::PlayerTurn);
-    assert!(t.st.stock.is_empty());
+    assert!(t.st.zones.is_empty(STOCK));
     let e = t.act(s(1), hit());
     assert_eq!(
         e,
@@ -400,8 +400,8 @@ fn shuffle_every_round_asks_for_a_round_shuffle() {
     );
     t.shuffle(&order(""));
     assert_eq!(t.phase(), Phase::RoundStart);
-    assert!(t.st.discard.is_empty());
-    assert_eq!(t.st.stock.len(), 36);
+    assert!(t.st.zones.is_empty(DISCARD));
+    assert_eq!(t.st.zones.len(STOCK), 36);
 }
 
 #[test]
@@ -412,8 +412,8 @@ fn without_shuffle_every_round_the_stock_carries_over() {
     t.act(s(1), Action::Stand);
     t.act(s(0), Action::BankerStand);
     assert_eq!(t.phase(), Phase::RoundStart);
-    assert_eq!(t.st.stock.len(), 34);
-    assert_eq!(t.st.discard.len(), 2);
+    assert_eq!(t.st.zones.len(STOCK), 34);
+    assert_eq!(t.st.zones.len(DISCARD), 2);
 }
 
 // ---- §6.4 automatic steps -------------------------------------------------------------
@@ -470,7 +470,7 @@ fn deal_one_at_a_time_deals_each_player_at_his_duel() {
         .any(|e| matches!(e, Effect::WaitingDealt { .. } | Effect::FirstCard { .. })));
     assert_eq!(t.hidden(), Some(c("6S")));
     assert_eq!(t.player_cards(), vec![c("7S")]);
-    assert!(t.st.waiting.iter().all(Option::is_none));
+    assert!((0..3).all(|i| t.st.waiting(SeatIndex(i)).is_none()));
     t.act(s(1), bet(50));
     t.act(s(1), Action::Stand);
     t.act(s(0), Action::BankerStand); // 6 < 7: s1 wins
@@ -554,7 +554,7 @@ fn after_suz_a_replacement_that_is_carried_again_may_be_swapped_again() {
     t.act(s(2), hit()); // Q♠: 13
     t.act(s(2), hit()); // A♥: 24
     t.act(s(2), Action::AnnounceSuz);
-    assert!(t.st.hidden.unwrap().carried);
+    assert!(t.st.carried);
     assert_eq!(t.phase(), Phase::SwapDecision);
     assert_eq!(t.st.duel_player(), Some(SeatIndex(3)));
 }

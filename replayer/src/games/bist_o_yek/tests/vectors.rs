@@ -183,7 +183,7 @@ fn tv1_text_example_17_against_17_banker_wins() {
     assert_eq!(t.bal(), vec![4000, 800]);
     assert_eq!(t.st.bank, 1200);
     assert_eq!(t.phase(), Phase::RoundStart);
-    assert_eq!(t.st.stock[0].card, c("6H"));
+    assert_eq!(t.st.zones.faces(STOCK)[0], c("6H"));
     assert_eq!(t.replay(), t.st);
 }
 
@@ -231,7 +231,7 @@ fn tv2_after_suz(rules: Rules) -> Table {
     t.act(s(0), Action::Deal);
     assert_eq!(t.bal(), vec![4000, 1000, 1000]);
     assert_eq!(t.hidden(), Some(c("JS")));
-    assert_eq!(t.st.waiting[2].map(|w| w.card), Some(c("8H")));
+    assert_eq!(t.st.waiting(SeatIndex(2)).map(|w| w.face), Some(c("8H")));
     assert_eq!(t.player_cards(), vec![c("10D")]);
     // 2. Bet(200) (s1): s1 800. Hit: 7♥ (17). Hit: 8♠ (25): AwaitSuz.
     t.act(s(1), bet(200));
@@ -258,7 +258,7 @@ fn tv2_bust_suz_carried_card_swap() {
     let mut t = tv2_after_suz(Rules::default());
     // s2's duel opens: SwapDecision.
     assert_eq!(t.phase(), Phase::SwapDecision);
-    assert!(t.st.hidden.unwrap().carried);
+    assert!(t.st.carried);
     // 4. Swap (s0): J♠ to the discard unseen; hidden Q♦; AwaitBet.
     let e = t.act(s(0), Action::Swap);
     assert_eq!(
@@ -276,7 +276,7 @@ fn tv2_bust_suz_carried_card_swap() {
         ]
     );
     assert_eq!(t.hidden(), Some(c("QD")));
-    assert!(!t.st.hidden.unwrap().carried);
+    assert!(!t.st.carried);
     let public = BistOYek::view(&t.st, Viewer::Public);
     assert!(!public.discard_seen.contains(&c("JS")), "J♠ went unseen");
     // x a second Swap: WrongPhase.
@@ -338,7 +338,7 @@ fn tv3_after_side_bet(top: &str) -> Table {
     assert_eq!(t.bal(), vec![1000, 2000, 2000]);
     assert_eq!(t.hidden(), Some(c("10S")));
     assert_eq!(t.player_cards(), vec![c("AH")]);
-    assert_eq!(t.st.waiting[2].map(|w| w.card), Some(c("7C")));
+    assert_eq!(t.st.waiting(SeatIndex(2)).map(|w| w.face), Some(c("7C")));
     // 2. Bet(400) (s1): s1 1600; the side-bet window opens.
     let e = t.act(s(1), bet(400));
     assert!(e.contains(&Effect::SideBetsOpened));
@@ -454,7 +454,7 @@ fn tv3b_side_bet_example_we_lose() {
     assert_eq!(t.bal(), vec![1000, 1600, 1700]);
     // 10♠ carried; my duel opens with SwapDecision.
     assert_eq!(t.hidden(), Some(c("10S")));
-    assert!(t.st.hidden.unwrap().carried);
+    assert!(t.st.carried);
     assert_eq!(t.phase(), Phase::SwapDecision);
     assert_eq!(t.st.duel_player(), Some(SeatIndex(2)));
 }
@@ -465,7 +465,7 @@ fn tv4_the_whole_bank_empties_the_bank() {
     // I hold 7♣; lo = 50, hi = 300.
     let mut t = tv3a();
     assert_eq!(t.hidden(), Some(c("6D")));
-    assert!(!t.st.hidden.unwrap().carried);
+    assert!(!t.st.carried);
     assert_eq!(t.phase(), Phase::AwaitBet);
     assert_eq!(t.player_cards(), vec![c("7C")]);
     assert_eq!(t.st.bet_limits(), (50, 300));
@@ -828,7 +828,7 @@ fn tv8_a_player_with_20_is_not_dealt_in() {
             queue: vec![SeatIndex(1)]
         }
     );
-    assert_eq!(t.st.waiting[2], None);
+    assert_eq!(t.st.waiting(SeatIndex(2)), None);
 }
 
 #[test]
