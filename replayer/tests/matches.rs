@@ -268,3 +268,104 @@ fn house_rules_are_written_out_for_the_seat_count() {
         .unwrap_err();
     assert!(e.to_string().contains("4 players"), "{e}");
 }
+
+/// Hand `index` of the match signed afresh from `state` with `seats`, linked to the hand
+/// before it.
+fn forged_after(
+    m: &MatchFile,
+    hand_no: u64,
+    state: Value,
+    seats: Vec<SeatInfo>,
+) -> replayer::bundle::Bundle {
+    let last = m.hands.last().unwrap();
+    let Body::HandStarted {
+        rules, club, table, ..
+    } = last.records[0].event.body.clone()
+    else {
+        panic!()
+    };
+    simulate_hand(
+        HandParams {
+            hand_id: format!("forged-{hand_no}"),
+            club,
+            table,
+            hand_no,
+            game: GameId::BistOYek,
+            rules,
+            match_state: state,
+            seats,
+            client_entropy: true,
+            prev_hand: Some(PrevHand {
+                hand: last.hand.clone(),
+                hash: last.records.last().unwrap().hash,
+            }),
+        },
+        [7; 32],
+        &key(),
+        NOW_MS,
+    )
+    .unwrap()
+}
+
+fn started(b: &replayer::bundle::Bundle) -> (Value, Vec<SeatInfo>) {
+    match &b.records[0].event.body {
+        Body::HandStarted {
+            match_state, seats, ..
+        } => (match_state.clone(), seats.clone()),
+        _ => panic!("no hand_started"),
+    }
+}
+
+fn ended(b: &replayer::bundle::Bundle) -> Value {
+    b.records
+        .iter()
+        .find_map(|r| match &r.event.body {
+            Body::HandEnded { next_match, .. } => Some(next_match.clone()),
+            _ => None,
+        })
+        .unwrap()
+}
+
+/// A hand linked to the right hand and starting from its end, but with another player in
+/// a seat, is not a hand of the same match.
+#[test]
+fn a_hand_with_other_seats_breaks_the_match_at_same_match() {
+    let m = bist_o_yek_match(1);
+    let (_, mut seats) = started(&m.hands[0]);
+    seats[1].player = "mallory".into();
+    let forged = forged_after(&m, 2, ended(&m.hands[0]), seats);
+    let mut m2 = m.clone();
+    m2.hands.push(forged);
+    let p = verdict_of(&m2);
+    assert_eq!((p.index, p.rule.as_str()), (1, "same_match"), "{p:?}");
+    // The same hand with the match's own seats is accepted: the seats were the break.
+    let (_, seats) = started(&m.hands[0]);
+    let mut m3 = m.clone();
+    m3.hands
+        .push(forged_after(&m, 2, ended(&m.hands[0]), seats));
+    assert!(verdict(&m3).valid, "{:?}", verdict(&m3).problem);
+}
+
+/// A match that ended (a player took every toman) takes no further hand, even one that
+/// links to its last hand and is signed by the dealer's key.
+#[test]
+fn a_hand_after_the_match_ended_breaks_it_at_after_match_over() {
+    let m = (0u8..=255)
+        .map(|s| {
+            let spec = SimSpec::new(GameId::BistOYek, 2, [s; 32]);
+            simulate_match(&spec, 40, &key(), NOW_MS).unwrap()
+        })
+        .find(|m| m.hands.len() < 40)
+        .expect("some seed plays a match to its end");
+    assert!(verdict(&m).valid, "{:?}", verdict(&m).problem);
+    let last = m.hands.last().unwrap();
+    // The forged hand starts from the state its predecessor started from: a state in
+    // which the match was still on, so the dealer will deal it.
+    let (state, seats) = started(last);
+    let n = m.hands.len();
+    let forged = forged_after(&m, u64::try_from(n).unwrap() + 1, state, seats);
+    let mut m2 = m.clone();
+    m2.hands.push(forged);
+    let p = verdict_of(&m2);
+    assert_eq!((p.index, p.rule.as_str()), (n, "after_match_over"), "{p:?}");
+}
