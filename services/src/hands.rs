@@ -337,11 +337,14 @@ fn store_status(s: dealer::HandStatus) -> HandStatus {
     }
 }
 
-fn dealer_status(s: HandStatus) -> dealer::HandStatus {
+/// The log's own status of a hand in the store; `None` for a quarantined hand, whose log
+/// is not to be trusted to say.
+fn dealer_status(s: HandStatus) -> Option<dealer::HandStatus> {
     match s {
-        HandStatus::InProgress => dealer::HandStatus::InProgress,
-        HandStatus::Completed => dealer::HandStatus::Completed,
-        HandStatus::Abandoned => dealer::HandStatus::Abandoned,
+        HandStatus::InProgress => Some(dealer::HandStatus::InProgress),
+        HandStatus::Completed => Some(dealer::HandStatus::Completed),
+        HandStatus::Abandoned => Some(dealer::HandStatus::Abandoned),
+        HandStatus::Quarantined => None,
     }
 }
 
@@ -1026,6 +1029,7 @@ pub async fn start(
         ended_ms: None,
         outcome: None,
         abandon_reason: None,
+        quarantine: None,
     };
     let first_row = first
         .first()
@@ -1298,11 +1302,7 @@ pub(crate) async fn bundle_of(svc: &Service, row: &HandRow) -> ApiResult<Bundle>
         }
     }
     let game: GameId = row.game.parse().map_err(ApiError::internal)?;
-    Ok(Bundle::new(
-        &row.hand_id,
-        game,
-        dealer_status(row.status),
-        keys,
-        records,
-    ))
+    let status = dealer_status(row.status)
+        .ok_or_else(|| ApiError::internal("no bundle of a quarantined hand"))?;
+    Ok(Bundle::new(&row.hand_id, game, status, keys, records))
 }
