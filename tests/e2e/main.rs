@@ -8,6 +8,7 @@
 mod audit;
 mod club_order;
 mod concurrency;
+mod damaged;
 mod errors;
 mod games;
 mod harness;
