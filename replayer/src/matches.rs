@@ -9,6 +9,13 @@
 //! the first break: a missing, reordered or edited hand, or a match state that does not
 //! follow.
 //!
+//! A hand whose stored log no longer verifies may be quarantined by the service: it has no
+//! bundle that verifies, so it cannot be a link of the chain. A match file of version 2
+//! lists such hands under `quarantined` (number, id, the service's recorded reason); the
+//! chain skips them: their numbers are accounted for, and the next hand names the last
+//! hand before them and starts from the match state that hand left, exactly as if the
+//! quarantined hands had never been dealt. A file with no quarantined hand is version 1.
+//!
 //! ```json
 //! { "format": "persian-cards/match", "version": 1,
 //!   "club": "…", "table": "…", "game": "hokm",
@@ -26,8 +33,30 @@ use crate::verify::{self, BundleError, Options, Problem, Trust, Verdict};
 
 /// The `format` field of every match file.
 pub const MATCH_FORMAT: &str = "persian-cards/match";
-/// The match file format version.
+/// The match file format version: 1, or 2 when the file lists quarantined hands.
 pub const MATCH_VERSION: u32 = 1;
+/// The version of a match file that lists quarantined hands.
+pub const MATCH_VERSION_QUARANTINE: u32 = 2;
+
+/// A hand of the match that the service quarantined: its stored log does not verify, so it
+/// is not in the file as a bundle. What is said here is the service's word, unsigned: the
+/// verifier only checks that the chain accounts for the hand's number.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuarantinedHand {
+    /// The hand's id.
+    pub hand: String,
+    /// Its number in the match.
+    pub hand_no: u64,
+    /// Why it was quarantined, as the club's admin recorded it.
+    pub reason: String,
+    /// When (unix milliseconds).
+    pub quarantined_ms: u64,
+    /// The event at which its stored log failed verification when it was quarantined.
+    pub seq: u64,
+    /// The check that failed there.
+    pub rule: String,
+}
 
 /// All hands of one match, in order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -35,7 +64,7 @@ pub const MATCH_VERSION: u32 = 1;
 pub struct MatchFile {
     /// Always [`MATCH_FORMAT`].
     pub format: String,
-    /// Always [`MATCH_VERSION`].
+    /// [`MATCH_VERSION`], or [`MATCH_VERSION_QUARANTINE`] when `quarantined` is not empty.
     pub version: u32,
     /// The club.
     pub club: String,
@@ -43,8 +72,11 @@ pub struct MatchFile {
     pub table: String,
     /// The game.
     pub game: GameId,
-    /// Every hand, first to last, each a hand bundle.
+    /// Every hand, first to last, each a hand bundle; quarantined hands left out.
     pub hands: Vec<Bundle>,
+    /// The quarantined hands, by number (version 2 only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quarantined: Vec<QuarantinedHand>,
 }
 
 impl MatchFile {
@@ -57,7 +89,20 @@ impl MatchFile {
             table: table.to_string(),
             game,
             hands,
+            quarantined: Vec::new(),
         }
+    }
+
+    /// The same file listing these quarantined hands (version 2 when there are any).
+    pub fn with_quarantined(mut self, mut quarantined: Vec<QuarantinedHand>) -> MatchFile {
+        quarantined.sort_by_key(|q| q.hand_no);
+        self.version = if quarantined.is_empty() {
+            MATCH_VERSION
+        } else {
+            MATCH_VERSION_QUARANTINE
+        };
+        self.quarantined = quarantined;
+        self
     }
 }
 
@@ -73,7 +118,8 @@ pub struct MatchProblem {
     pub in_hand: Option<Problem>,
     /// The check that fails: `hand` (the bundle does not verify), `match_header`,
     /// `hand_no`, `prev_hand`, `match_state`, `same_match` (club, table, game, rules or
-    /// seats differ), `after_match_over`.
+    /// seats differ), `after_match_over`, `quarantined` (the list of quarantined hands
+    /// names a hand twice, or a hand the file also holds as a bundle).
     pub rule: String,
     /// What was expected.
     pub expected: String,
@@ -114,6 +160,8 @@ pub struct MatchVerdict {
     pub verdicts: Vec<Verdict>,
     /// The first break, when not valid.
     pub problem: Option<MatchProblem>,
+    /// The hands the file lists as quarantined: not verified, skipped by the chain.
+    pub quarantined: Vec<QuarantinedHand>,
 }
 
 /// What a verified hand says about its match.
@@ -188,13 +236,29 @@ pub fn verify_match_value(value: Value, opts: &Options) -> Result<MatchVerdict, 
         .ok_or_else(|| BundleError::Shape("a match file is a JSON object".into()))?;
     let format = obj.get("format").and_then(Value::as_str).unwrap_or("");
     let version = obj.get("version").and_then(Value::as_u64);
-    if format != MATCH_FORMAT || version != Some(u64::from(MATCH_VERSION)) {
+    let known = [MATCH_VERSION, MATCH_VERSION_QUARANTINE].map(u64::from);
+    if format != MATCH_FORMAT || !version.is_some_and(|v| known.contains(&v)) {
         return Err(BundleError::Shape(format!(
-            "not a match file of format {MATCH_FORMAT:?} version {MATCH_VERSION}"
+            "not a match file of format {MATCH_FORMAT:?} version {MATCH_VERSION} or \
+             {MATCH_VERSION_QUARANTINE}"
         )));
     }
+    let v2 = version == Some(u64::from(MATCH_VERSION_QUARANTINE));
     for k in obj.keys() {
-        if !["format", "version", "club", "table", "game", "hands"].contains(&k.as_str()) {
+        let fields: &[&str] = if v2 {
+            &[
+                "format",
+                "version",
+                "club",
+                "table",
+                "game",
+                "hands",
+                "quarantined",
+            ]
+        } else {
+            &["format", "version", "club", "table", "game", "hands"]
+        };
+        if !fields.contains(&k.as_str()) {
             return Err(BundleError::Shape(format!(
                 "unknown field {:?} in a match file",
                 k.chars().take(40).collect::<String>()
@@ -219,6 +283,22 @@ pub fn verify_match_value(value: Value, opts: &Options) -> Result<MatchVerdict, 
     if hands.is_empty() {
         return Err(BundleError::Empty);
     }
+    let quarantined: Vec<QuarantinedHand> = match obj.get("quarantined") {
+        None if v2 => {
+            return Err(BundleError::Shape(
+                "a match file of version 2 lists its quarantined hands".into(),
+            ))
+        }
+        None => Vec::new(),
+        Some(q) => serde_json::from_value(q.clone()).map_err(|e| {
+            BundleError::Shape(format!("quarantined must list quarantined hands: {e}"))
+        })?,
+    };
+    if v2 && quarantined.is_empty() {
+        return Err(BundleError::Shape(
+            "a match file of version 2 lists at least one quarantined hand".into(),
+        ));
+    }
     let mut out = MatchVerdict {
         valid: false,
         table: table.clone(),
@@ -232,9 +312,41 @@ pub fn verify_match_value(value: Value, opts: &Options) -> Result<MatchVerdict, 
         match_state: None,
         verdicts: Vec::new(),
         problem: None,
+        quarantined: quarantined.clone(),
     };
+    // Numbers of quarantined hands, each once, none of them a hand of the file.
+    let mut skipped: std::collections::BTreeSet<u64> = std::collections::BTreeSet::new();
+    let mut ids: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    let held: Vec<&str> = hands
+        .iter()
+        .filter_map(|h| h.get("hand").and_then(Value::as_str))
+        .collect();
+    for q in &quarantined {
+        if q.hand_no == 0
+            || !skipped.insert(q.hand_no)
+            || !ids.insert(q.hand.as_str())
+            || held.contains(&q.hand.as_str())
+        {
+            out.problem = Some(MatchProblem {
+                index: 0,
+                hand: q.hand.chars().take(128).collect(),
+                in_hand: None,
+                rule: "quarantined".into(),
+                expected: "each quarantined hand listed once, by a number from 1, and not \
+                           also held as a bundle"
+                    .into(),
+                found: format!("hand {} listed as quarantined", q.hand_no),
+            });
+            return Ok(out);
+        }
+    }
+    // The number the next hand of the file must have.
+    let mut next_no: u64 = 1;
     let mut before: Option<Link> = None;
     for (index, h) in hands.iter().enumerate() {
+        while skipped.contains(&next_no) {
+            next_no = next_no.saturating_add(1);
+        }
         let name = h
             .get("hand")
             .and_then(Value::as_str)
@@ -303,7 +415,8 @@ pub fn verify_match_value(value: Value, opts: &Options) -> Result<MatchVerdict, 
             ));
             return Ok(out);
         }
-        let want_no = u64::try_from(index).unwrap_or(u64::MAX).saturating_add(1);
+        let want_no = next_no;
+        next_no = next_no.saturating_add(1);
         if link.hand_no != want_no {
             out.problem = Some(fail(
                 "hand_no",
@@ -366,6 +479,21 @@ pub fn verify_match_value(value: Value, opts: &Options) -> Result<MatchVerdict, 
             }
         }
         before = Some(link);
+    }
+    // Quarantined hands after the last bundle follow it without a gap.
+    while skipped.contains(&next_no) {
+        next_no = next_no.saturating_add(1);
+    }
+    if let Some(q) = quarantined.iter().find(|q| q.hand_no >= next_no) {
+        out.problem = Some(MatchProblem {
+            index: hands.len(),
+            hand: q.hand.chars().take(128).collect(),
+            in_hand: None,
+            rule: "hand_no".into(),
+            expected: format!("a quarantined hand numbered below {next_no}"),
+            found: format!("hand {}", q.hand_no),
+        });
+        return Ok(out);
     }
     out.match_state = before.map(|b| b.leaves);
     out.valid = true;

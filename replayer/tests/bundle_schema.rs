@@ -444,3 +444,42 @@ fn simulated_match_files_match_the_schema() {
     empty["hands"] = json!([]);
     assert!(!mv.is_valid(&empty));
 }
+
+/// A match file that lists a quarantined hand is version 2 and passes
+/// `docs/match-v2.schema.json` (not the version 1 schema); the version 2 schema wants the
+/// list, and each entry whole.
+#[test]
+fn match_files_with_quarantined_hands_match_the_v2_schema() {
+    let load = |name: &str| -> Value {
+        let text = std::fs::read_to_string(repo_file(name)).unwrap();
+        let schema: Value = serde_json::from_str(&text).unwrap();
+        jsonschema::draft202012::meta::validate(&schema).unwrap();
+        schema
+    };
+    let v1 = jsonschema::draft202012::new(&load("docs/match-v1.schema.json")).unwrap();
+    let v2 = jsonschema::draft202012::new(&load("docs/match-v2.schema.json")).unwrap();
+    let spec = replayer::sim::SimSpec::new(GameId::BistOYek, 3, [5; 32]);
+    let m = replayer::sim::simulate_match(&spec, 1, &test_key(), 1_767_225_600_000)
+        .unwrap()
+        .with_quarantined(vec![replayer::matches::QuarantinedHand {
+            hand: "h-2".into(),
+            hand_no: 2,
+            reason: "a row was inserted into its log".into(),
+            quarantined_ms: 1_767_225_600_000,
+            seq: 4,
+            rule: "hash".into(),
+        }]);
+    let v = serde_json::to_value(&m).unwrap();
+    assert_eq!(v["version"], 2);
+    assert!(v2.is_valid(&v), "{:?}", v2.iter_errors(&v).next());
+    assert!(!v1.is_valid(&v));
+    let mut none = v.clone();
+    none.as_object_mut().unwrap().remove("quarantined");
+    assert!(!v2.is_valid(&none));
+    let mut partial = v;
+    partial["quarantined"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("reason");
+    assert!(!v2.is_valid(&partial));
+}

@@ -5,7 +5,7 @@
 use replayer::dealer::HandParams;
 use replayer::engine::{GameId, SeatIndex};
 use replayer::log::{Body, PrevHand, SeatInfo, SigningKeyPair};
-use replayer::matches::{verify_match_value, MatchFile};
+use replayer::matches::{verify_match_value, MatchFile, QuarantinedHand};
 use replayer::sim::{simulate_hand, simulate_match, SimSpec};
 use replayer::verify::Options;
 use serde_json::{json, Value};
@@ -267,6 +267,164 @@ fn house_rules_are_written_out_for_the_seat_count() {
     let e = replayer::sim::new_match_state(GameId::Hokm, 3, &json!({"dealer_peek": true}), None)
         .unwrap_err();
     assert!(e.to_string().contains("4 players"), "{e}");
+}
+
+/// The parts of a hand's first event that the next hand of its match repeats, and the
+/// link and match state that hand leaves: (club, table, rules, seats, client entropy,
+/// link to it, the match state after it).
+fn continuation(
+    hand: &replayer::bundle::Bundle,
+) -> (String, String, Value, Vec<SeatInfo>, bool, PrevHand, Value) {
+    let Body::HandStarted {
+        club,
+        table,
+        rules,
+        seats,
+        client_entropy,
+        ..
+    } = hand.records[0].event.body.clone()
+    else {
+        panic!("first event is not hand_started")
+    };
+    let left = hand
+        .records
+        .iter()
+        .find_map(|r| match &r.event.body {
+            Body::HandEnded { next_match, .. } => Some(next_match.clone()),
+            _ => None,
+        })
+        .expect("a completed hand");
+    let link = PrevHand {
+        hand: hand.hand.clone(),
+        hash: hand.records.last().unwrap().hash,
+    };
+    (club, table, rules, seats, client_entropy, link, left)
+}
+
+fn quarantined(hand: &str, hand_no: u64) -> QuarantinedHand {
+    QuarantinedHand {
+        hand: hand.into(),
+        hand_no,
+        reason: "a row was inserted into its log".into(),
+        quarantined_ms: NOW_MS,
+        seq: 7,
+        rule: "hash".into(),
+    }
+}
+
+/// A match whose hand 2 was quarantined: hand 1, then hand 3 linking to hand 1 and
+/// starting from the match state hand 1 left (`prev` and `state` override the link and
+/// the state, to forge a wrong one), with hand 2 listed as quarantined.
+fn match_around_quarantined(prev: Option<PrevHand>, state: Option<Value>) -> MatchFile {
+    let m = bist_o_yek_match(2);
+    let first = m.hands[0].clone();
+    let (club, table, rules, seats, client_entropy, link, left) = continuation(&first);
+    let third = simulate_hand(
+        HandParams {
+            hand_id: "hand-3".into(),
+            club: club.clone(),
+            table: table.clone(),
+            hand_no: 3,
+            game: GameId::BistOYek,
+            rules,
+            match_state: state.unwrap_or(left),
+            seats,
+            client_entropy,
+            prev_hand: Some(prev.unwrap_or(link)),
+        },
+        [3; 32],
+        &key(),
+        NOW_MS,
+    )
+    .unwrap();
+    MatchFile::new(&club, &table, GameId::BistOYek, vec![first, third])
+        .with_quarantined(vec![quarantined("hand-2", 2)])
+}
+
+/// A quarantined hand is skipped by the chain: its number is accounted for, the next hand
+/// links to the hand before it and starts from the state that hand left; the verdict lists
+/// it. The file is version 2; without the list, the gap is a missing hand.
+#[test]
+fn a_quarantined_hand_is_skipped_by_the_chain_and_listed() {
+    let m = match_around_quarantined(None, None);
+    assert_eq!(m.version, 2);
+    let v = verdict(&m);
+    assert!(v.valid, "{:?}", v.problem);
+    assert_eq!(v.quarantined, vec![quarantined("hand-2", 2)]);
+    assert_eq!(v.verdicts.len(), 2);
+    let json = serde_json::to_value(&m).unwrap();
+    assert_eq!(json["quarantined"][0]["hand_no"], 2);
+
+    // Without the list, hand 3 follows hand 1 with a gap.
+    let bare = MatchFile::new(&m.club, &m.table, m.game, m.hands.clone());
+    assert_eq!(bare.version, 1);
+    let p = verdict_of(&bare);
+    assert_eq!((p.index, p.rule.as_str()), (1, "hand_no"));
+
+    // Hand 1 quarantined too, and the list says so: then hand 1 is a bundle as well.
+    let twice = m.clone().with_quarantined(vec![
+        quarantined("hand-2", 2),
+        quarantined(&m.hands[0].hand, 1),
+    ]);
+    assert_eq!(verdict_of(&twice).rule, "quarantined");
+    let same_no = m
+        .clone()
+        .with_quarantined(vec![quarantined("hand-2", 2), quarantined("other", 2)]);
+    assert_eq!(verdict_of(&same_no).rule, "quarantined");
+    // A quarantined hand numbered past the end of the match.
+    let past = m
+        .clone()
+        .with_quarantined(vec![quarantined("hand-2", 2), quarantined("hand-9", 9)]);
+    let p = verdict_of(&past);
+    assert_eq!((p.index, p.rule.as_str()), (2, "hand_no"));
+    // The last hands quarantined: hand 4 after hand 3.
+    let last = m
+        .clone()
+        .with_quarantined(vec![quarantined("hand-2", 2), quarantined("hand-4", 4)]);
+    let v = verdict(&last);
+    assert!(v.valid, "{:?}", v.problem);
+    assert_eq!(v.quarantined.len(), 2);
+}
+
+/// Across a quarantined hand the links are checked as anywhere else: hand 3 may not name
+/// the quarantined hand, nor start from another match state than hand 1 left.
+#[test]
+fn the_hand_after_a_quarantined_one_links_to_the_hand_before_it() {
+    let to_quarantined = match_around_quarantined(
+        Some(PrevHand {
+            hand: "hand-2".into(),
+            hash: replayer::log::Hash::ZERO,
+        }),
+        None,
+    );
+    let p = verdict_of(&to_quarantined);
+    assert_eq!((p.index, p.rule.as_str()), (1, "prev_hand"));
+
+    let m = bist_o_yek_match(2);
+    let (_, _, _, _, _, _, mut left) = continuation(&m.hands[0]);
+    left["balances"][1] = json!(5_000_000u64);
+    let edited = match_around_quarantined(None, Some(left));
+    let p = verdict_of(&edited);
+    assert_eq!((p.index, p.rule.as_str()), (1, "match_state"));
+}
+
+/// Version 1 has no `quarantined` member, and version 2 must list at least one hand.
+#[test]
+fn quarantined_hands_need_version_2() {
+    let m = match_around_quarantined(None, None);
+    let mut v1 = serde_json::to_value(&m).unwrap();
+    v1["version"] = json!(1);
+    let e = verify_match_value(v1, &trusted()).unwrap_err();
+    assert!(e.to_string().contains("quarantined"), "{e}");
+    let mut empty = serde_json::to_value(&m).unwrap();
+    empty["quarantined"] = json!([]);
+    assert!(verify_match_value(empty, &trusted()).is_err());
+    let mut none = serde_json::to_value(&m).unwrap();
+    none.as_object_mut().unwrap().remove("quarantined");
+    assert!(verify_match_value(none, &trusted()).is_err());
+    let mut v3 = serde_json::to_value(&m).unwrap();
+    v3["version"] = json!(3);
+    assert!(verify_match_value(v3, &trusted()).is_err());
 }
 
 /// Hand `index` of the match signed afresh from `state` with `seats`, linked to the hand

@@ -4,6 +4,16 @@
 //! links), and every stored projection (a hand row's status and outcome, a table's match
 //! state) must equal what the signed log says. Each difference is a [`Finding`].
 //!
+//! A running hand must also rebuild from the store as the service rebuilds it (its sealed
+//! seeds unsealed and checked against their commitments, every event folded): a damaged
+//! hand that nobody quarantined is a finding. A quarantined hand is listed apart
+//! ([`Report::quarantined`]), not as a finding: its quarantine is known and recorded
+//! (who, when, why, where its log failed), and the match goes on without it, which the
+//! match check verifies. Listing it keeps it in front of the auditor; counting it as a
+//! problem again at every audit would bury new findings. A quarantined hand whose log
+//! verifies after all is a finding: nothing the service does quarantines a healthy hand,
+//! so its row was edited (or its log mended) behind the service's back.
+//!
 //! Findings never quote an event body of a hand in progress, a seed still sealed, a
 //! token or a key secret: only ids, rule names and public match states.
 
@@ -73,6 +83,45 @@ impl std::fmt::Display for Finding {
     }
 }
 
+/// A quarantined hand, as its row records it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Quarantined {
+    /// The table.
+    pub table: String,
+    /// The hand.
+    pub hand: String,
+    /// Its number in the table's match.
+    pub hand_no: i64,
+    /// Why, as the club admin gave it.
+    pub reason: String,
+    /// When (unix ms).
+    pub quarantined_ms: i64,
+    /// The admin key that quarantined it.
+    pub by: String,
+    /// The event at which its log failed verification then.
+    pub seq: i64,
+    /// The check that failed there.
+    pub rule: String,
+}
+
+impl std::fmt::Display for Quarantined {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "QUARANTINED table {} hand {} (hand {}): its log failed at event {} ({}); \
+             quarantined by {} at {} ms: {}",
+            self.table,
+            self.hand,
+            self.hand_no,
+            self.seq,
+            self.rule,
+            self.by,
+            self.quarantined_ms,
+            self.reason
+        )
+    }
+}
+
 /// The audit of one club.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -80,21 +129,27 @@ pub struct Report {
     pub club: String,
     /// How many tables were audited.
     pub tables: usize,
-    /// How many hands (finished or in progress).
+    /// How many hands (finished, in progress or quarantined).
     pub hands: usize,
     /// Every problem found.
     pub problems: Vec<Finding>,
+    /// The quarantined hands: listed, not problems (see the module's documentation).
+    pub quarantined: Vec<Quarantined>,
 }
 
 impl Report {
     /// The closing line of the text output.
     pub fn summary(&self) -> String {
-        format!(
+        let mut line = format!(
             "audited {} tables, {} hands: {} problems",
             self.tables,
             self.hands,
             self.problems.len()
-        )
+        );
+        if !self.quarantined.is_empty() {
+            line.push_str(&format!(", {} quarantined", self.quarantined.len()));
+        }
+        line
     }
 }
 
@@ -134,6 +189,7 @@ pub async fn audit_club(svc: &Service, club: &str) -> Result<Report, AuditError>
         tables: 0,
         hands: 0,
         problems: Vec::new(),
+        quarantined: Vec::new(),
     };
     let mut tables = svc.store.list_tables(club).await?;
     tables.sort_by(|a, b| (a.created_ms, &a.table_id).cmp(&(b.created_ms, &b.table_id)));
@@ -273,6 +329,34 @@ async fn audit_table(
     let mut running_from: Option<(&HandRow, Value)> = None;
 
     for row in &hands {
+        if let (HandStatus::Quarantined, Some(q)) = (row.status, &row.quarantine) {
+            report.quarantined.push(Quarantined {
+                table: t.clone(),
+                hand: row.hand_id.clone(),
+                hand_no: row.hand_no,
+                reason: q.reason.clone(),
+                quarantined_ms: q.quarantined_ms,
+                by: q.by.clone(),
+                seq: q.seq,
+                rule: q.rule.clone(),
+            });
+            match crate::hands::damage_of(svc, row).await {
+                Ok(Some(_)) => {}
+                Ok(None) => add(
+                    Some(row),
+                    Kind::Mismatch,
+                    "quarantined, but its stored log verifies: the service quarantines only \
+                     a hand whose log fails verification"
+                        .into(),
+                ),
+                Err(e) => {
+                    if let Some(f) = fatal(&e) {
+                        return Err(f);
+                    }
+                }
+            }
+            continue;
+        }
         let records = match crate::hands::records(
             crate::hands::reads_of(svc, row),
             &row.club_id,
@@ -331,14 +415,31 @@ async fn audit_table(
                     ),
                 );
             }
-            match broken {
-                Some(b) => {
-                    add(Some(row), Kind::Invalid, b);
-                }
-                None => {
+            if let Some(b) = broken {
+                add(Some(row), Kind::Invalid, b);
+                continue;
+            }
+            // Rebuilt as the service rebuilds it: sealed seeds, their commitments, the fold.
+            match crate::hands::damage_of(svc, row).await {
+                Ok(None) => {
                     if let Some(m) = started_from(&records) {
                         running_from = Some((row, m.clone()));
                     }
+                }
+                Ok(Some(d)) => add(
+                    Some(row),
+                    Kind::Invalid,
+                    format!(
+                        "event {}: {}: the hand does not rebuild from the store (damaged: the \
+                         club admin may quarantine it)",
+                        d.seq, d.rule
+                    ),
+                ),
+                Err(e) => {
+                    if let Some(f) = fatal(&e) {
+                        return Err(f);
+                    }
+                    add(Some(row), Kind::Invalid, e.detail);
                 }
             }
             continue;

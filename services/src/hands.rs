@@ -28,14 +28,17 @@ use crate::api::errors::{ApiError, ApiResult, Code};
 use crate::auth::{random_id, Caller, Role};
 use crate::idempotency::{IdemCtx, Reply};
 use crate::store::{
-    AppendRequest, EventRow, HandFilter, HandRow, HandStatus, HandUpdate, RecordJson, Store,
-    StoreError, TableUpdate,
+    AppendRequest, EventRow, HandFilter, HandRow, HandStatus, HandUpdate, Quarantine,
+    QuarantineRequest, RecordJson, Store, StoreError, TableUpdate,
 };
 use crate::{now_ms, Service};
 
+mod damage;
 mod sealed;
 #[cfg(test)]
 mod tests;
+
+pub(crate) use damage::Damage;
 
 /// Most events read per store call.
 const EVENT_PAGE: i64 = 1000;
@@ -326,6 +329,80 @@ pub struct ReplayView {
     pub last_action: Option<Value>,
 }
 
+/// Who quarantined a hand, when and why, and where its log failed then.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct QuarantineView {
+    /// Why, as the club admin gave it.
+    pub reason: String,
+    /// When (unix ms).
+    pub quarantined_ms: i64,
+    /// The id of the admin key that quarantined it.
+    pub by: String,
+    /// The event at which the hand's stored log failed verification.
+    pub seq: i64,
+    /// The check that failed there (`hash`, `chain`, `sealed_seed`, …).
+    pub rule: String,
+}
+
+impl From<&Quarantine> for QuarantineView {
+    fn from(q: &Quarantine) -> Self {
+        QuarantineView {
+            reason: q.reason.clone(),
+            quarantined_ms: q.quarantined_ms,
+            by: q.by.clone(),
+            seq: q.seq,
+            rule: q.rule.clone(),
+        }
+    }
+}
+
+/// A quarantined hand, as `GET /v1/hands/{hand_id}` and the quarantine answer show it:
+/// its row only. Its log failed verification, so nothing is rebuilt from it (no view, no
+/// outcome); its events are still served as stored.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct QuarantinedHand {
+    /// The hand.
+    pub hand_id: String,
+    /// Its table.
+    pub table_id: String,
+    /// Its number in the match (no link of the match's chain any more).
+    pub hand_no: i64,
+    /// The game.
+    pub game: String,
+    /// `quarantined`.
+    pub status: String,
+    /// Players in seat order.
+    pub players: Vec<String>,
+    /// Unix ms.
+    pub started_ms: i64,
+    /// Unix ms: when it ended, or else when it was quarantined.
+    pub ended_ms: Option<i64>,
+    /// Who quarantined it, when and why.
+    pub quarantine: QuarantineView,
+}
+
+/// `GET /v1/hands/{hand_id}`: a hand rebuilt from its log, or a quarantined hand.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum HandAnswer {
+    /// A hand rebuilt from its log (`status` `in_progress`, `completed` or `abandoned`).
+    Hand(HandDetail),
+    /// A quarantined hand (`status` `quarantined`).
+    Quarantined(QuarantinedHand),
+}
+
+/// `POST /v1/hands/{hand_id}/quarantine`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QuarantineBody {
+    /// Why: 1 to 500 characters, shown to everyone who may read the hand (the same rules
+    /// as display names: no control, invisible or reordering characters).
+    pub reason: String,
+}
+
+/// Longest quarantine reason, in characters.
+pub const MAX_QUARANTINE_REASON: usize = 500;
+
 // ---------------------------------------------------------------------------------------
 // Conversions
 
@@ -337,12 +414,29 @@ fn store_status(s: dealer::HandStatus) -> HandStatus {
     }
 }
 
-fn dealer_status(s: HandStatus) -> dealer::HandStatus {
+/// The log's own status of a hand in the store; `None` for a quarantined hand, whose log
+/// is not to be trusted to say.
+fn dealer_status(s: HandStatus) -> Option<dealer::HandStatus> {
     match s {
-        HandStatus::InProgress => dealer::HandStatus::InProgress,
-        HandStatus::Completed => dealer::HandStatus::Completed,
-        HandStatus::Abandoned => dealer::HandStatus::Abandoned,
+        HandStatus::InProgress => Some(dealer::HandStatus::InProgress),
+        HandStatus::Completed => Some(dealer::HandStatus::Completed),
+        HandStatus::Abandoned => Some(dealer::HandStatus::Abandoned),
+        HandStatus::Quarantined => None,
     }
+}
+
+/// `409 hand_quarantined`, for anything but reading a quarantined hand's row and events.
+fn quarantined_error(row: &HandRow) -> ApiError {
+    let mut e = ApiError::new(
+        Code::HandQuarantined,
+        "the hand is quarantined: its stored log failed verification and the club admin set \
+         it aside; GET /v1/hands/{hand_id} says who, when and why, and its events are still \
+         served as stored",
+    );
+    if let Some(q) = &row.quarantine {
+        e = e.with("seq", q.seq).with("rule", q.rule.clone());
+    }
+    e
 }
 
 fn u64_of(v: i64) -> u64 {
@@ -400,8 +494,14 @@ fn event_row(club: &str, r: &Record, now: i64) -> ApiResult<EventRow> {
     })
 }
 
-fn record_of(row: &EventRow) -> ApiResult<Record> {
-    row.record.parse().map_err(ApiError::internal)
+/// A stored event as a signed record; one that does not read as one is damage.
+fn stored_record(row: &EventRow) -> ApiResult<Record> {
+    row.record.parse().map_err(|_| {
+        ApiError::from(Damage::at(
+            u64::try_from(row.seq).unwrap_or(0),
+            damage::Check::Record,
+        ))
+    })
 }
 
 fn viewer_of(caller: &Caller, finished: bool) -> Viewer {
@@ -429,7 +529,7 @@ fn viewer_name(v: Viewer) -> &'static str {
 /// written), else [`Store::reader`], which a hot standby may serve.
 pub(crate) fn reads_of<'a>(svc: &'a Service, row: &HandRow) -> &'a dyn Store {
     match row.status {
-        HandStatus::InProgress => svc.store.as_ref(),
+        HandStatus::InProgress | HandStatus::Quarantined => svc.store.as_ref(),
         HandStatus::Completed | HandStatus::Abandoned => svc.store.reader(),
     }
 }
@@ -463,7 +563,8 @@ async fn hand_row_in(store: &dyn Store, caller: &Caller, hand_id: &str) -> ApiRe
     Ok(row)
 }
 
-/// Events `0..=upto` of a hand (all of them without `upto`), as records.
+/// Events `0..=upto` of a hand (all of them without `upto`), as records. A stored event
+/// that does not read as a signed record is `hand_damaged`.
 pub(crate) async fn records(
     store: &dyn Store,
     club: &str,
@@ -484,7 +585,7 @@ pub(crate) async fn records(
         let rows = store.list_events(club, hand, from, limit).await?;
         let n = rows.len();
         for r in &rows {
-            out.push(record_of(r)?);
+            out.push(stored_record(r)?);
         }
         if i64::try_from(n).unwrap_or(0) < limit {
             break;
@@ -493,10 +594,73 @@ pub(crate) async fn records(
     Ok(out)
 }
 
+fn match_broken(hand_no: i64, why: &str) -> ApiError {
+    ApiError::new(
+        Code::MatchBroken,
+        format!(
+            "hand {hand_no} of this table's match {why}; an auditor should look at the table \
+             (if that hand's log is damaged, the club admin may quarantine it)"
+        ),
+    )
+}
+
+/// The hand a table's hand `hand_no` follows in its match: the last hand before it that is
+/// not quarantined (quarantined hands are no links of the chain, `docs/BUNDLE.md` §8);
+/// `None` when every hand before it is quarantined. A number missing on the way is `409
+/// match_broken`.
+async fn predecessor(
+    svc: &Service,
+    club: &str,
+    table: &crate::store::TableRow,
+    hand_no: i64,
+) -> ApiResult<Option<HandRow>> {
+    const PAGE: i64 = 16;
+    let mut want = hand_no - 1;
+    let mut filter = HandFilter {
+        table_id: Some(table.table_id.clone()),
+        limit: PAGE,
+        ..HandFilter::default()
+    };
+    // Hands read but not reached yet, by number (pages come newest first).
+    let mut read: HashMap<i64, HandRow> = HashMap::new();
+    loop {
+        if want < 1 {
+            return Ok(None);
+        }
+        let page = svc.store.list_hands(club, &filter).await?;
+        let full = i64::try_from(page.len()).unwrap_or(0) == PAGE;
+        filter.cursor = page.last().map(|h| (h.started_ms, h.hand_id.clone()));
+        read.extend(page.into_iter().map(|h| (h.hand_no, h)));
+        while let Some(h) = read.remove(&want) {
+            if h.status != HandStatus::Quarantined {
+                return Ok(Some(h));
+            }
+            want -= 1;
+            if want < 1 {
+                return Ok(None);
+            }
+        }
+        if !full {
+            return Err(match_broken(want, "is missing"));
+        }
+    }
+}
+
+/// The match state a table's match starts from, by its game from its house rules and
+/// set-up (what the table was created with).
+fn initial_state(table: &crate::store::TableRow) -> ApiResult<Value> {
+    let game: GameId = table.game.parse().map_err(ApiError::internal)?;
+    registry(game)
+        .and_then(|e| e.new_match(&table.rules, &table.setup))
+        .map_err(ApiError::internal)
+}
+
 /// The previous hand of a table's match and the match state the next hand starts from,
 /// both read from that hand's signed log, never from the table's stored match state: that
 /// is a projection, and an edit to it must not reach the next hand (the audit names it).
 /// The previous hand's last event must be sealed by one of the service's keys.
+/// Quarantined hands are skipped: the hand after one starts as if it had never been dealt,
+/// from the hand before it (or, when there is none, from the match's initial state).
 async fn match_link(
     svc: &Service,
     club: &str,
@@ -506,27 +670,10 @@ async fn match_link(
     if hand_no <= 1 {
         return Ok((None, table.match_state.clone()));
     }
-    let broken = |why: &str| {
-        ApiError::new(
-            Code::MatchBroken,
-            format!(
-                "hand {} of this table's match {why}; an auditor should look at the table",
-                hand_no - 1
-            ),
-        )
+    let Some(prev) = predecessor(svc, club, table, hand_no).await? else {
+        return Ok((None, initial_state(table)?));
     };
-    let filter = HandFilter {
-        table_id: Some(table.table_id.clone()),
-        limit: 16,
-        ..HandFilter::default()
-    };
-    let prev = svc
-        .store
-        .list_hands(club, &filter)
-        .await?
-        .into_iter()
-        .find(|h| h.hand_no == hand_no - 1)
-        .ok_or_else(|| broken("is missing"))?;
+    let broken = |why: &str| match_broken(prev.hand_no, why);
     // Only the end of the hand is read (its last two events: hand_ended or abandoned, then
     // the reveal), and its first event only for an abandoned hand: starting a hand does not
     // read its predecessor whole.
@@ -536,8 +683,9 @@ async fn match_link(
         .list_events(club, &prev.hand_id, tail_from, 2)
         .await?
         .iter()
-        .map(record_of)
-        .collect::<ApiResult<_>>()?;
+        .map(|r| r.record.parse::<Record>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| broken("does not end in a sealed reveal"))?;
     let Some(last) = tail.last() else {
         return Err(broken("has no events"));
     };
@@ -561,8 +709,7 @@ async fn match_link(
                 .list_events(club, &prev.hand_id, 0, 1)
                 .await?
                 .first()
-                .map(record_of)
-                .transpose()?;
+                .and_then(|r| r.record.parse::<Record>().ok());
             match first.map(|r| r.event.body) {
                 Some(Body::HandStarted { match_state, .. }) => match_state,
                 _ => return Err(broken("does not start with hand_started")),
@@ -587,23 +734,43 @@ async fn match_link(
 
 /// Rebuild a hand from its records (all, or `0..=upto`), its seeds and the openings of
 /// its private actions: unsealed from the store while it runs, from its reveal once over.
+/// Every check of [`damage`] is made on the way: a log that fails one is `409
+/// hand_damaged` naming the event and the rule, never a 500.
 async fn restore(svc: &Service, row: &HandRow, upto: Option<u64>) -> ApiResult<(Loaded, u64)> {
     let all = records(reads_of(svc, row), &row.club_id, &row.hand_id, None).await?;
     let total = u64::try_from(all.len()).unwrap_or(u64::MAX);
-    let (seeds, openings) = sealed::secrets_of(svc, row, &all).await?;
-    let upto = upto.map_or(all.len(), |u| {
+    let upto_n = upto.map_or(all.len(), |u| {
         usize::try_from(u).unwrap_or(usize::MAX).saturating_add(1)
     });
-    let prefix = all.get(..upto.min(all.len())).unwrap_or(&[]);
+    let prefix = all.get(..upto_n.min(all.len())).unwrap_or(&[]);
+    damage::integrity(svc, prefix)?;
+    let (seeds, openings) = sealed::secrets_of(svc, row, &all).await?;
     let hand = LiveHand::restore(prefix, seeds, openings, SeedSource::Os)
-        .map_err(|e| ApiError::internal(format!("hand {} does not restore: {e}", row.hand_id)))?;
+        .map_err(|e| ApiError::from(Damage::of_restore(&e)))?;
+    if sealed::kept_sealed(row, &all) {
+        damage::seeds_match(prefix, hand.commitments(), hand.server_seeds())?;
+    } else if upto.is_none() && !hand.is_revealed() {
+        return Err(Damage::at(total, damage::Check::Reveal).into());
+    }
     let head = prefix.last().map_or(Hash::ZERO, |r| r.hash);
     Ok((Loaded { hand, head }, total))
+}
+
+/// Where a hand's stored log first fails verification, read fresh from the store (never
+/// from a hand held in memory); `None` when the whole log verifies.
+pub(crate) async fn damage_of(svc: &Service, row: &HandRow) -> ApiResult<Option<Damage>> {
+    match restore(svc, row, None).await {
+        Ok(_) => Ok(None),
+        Err(e) => Damage::of_error(&e).map(Some).ok_or(e),
+    }
 }
 
 /// Runs `f` on the current state of a hand: the cached one for a running hand (reloaded
 /// if the store has moved on), a fresh restore for a finished one.
 async fn with_hand<T>(svc: &Service, row: &HandRow, f: impl FnOnce(&Loaded) -> T) -> ApiResult<T> {
+    if row.status == HandStatus::Quarantined {
+        return Err(quarantined_error(row));
+    }
     if row.status != HandStatus::InProgress {
         // Ended, maybe by another process: nothing of it stays in memory here.
         svc.live.forget(&row.club_id, &row.hand_id);
@@ -808,6 +975,10 @@ pub async fn mutate(
         }
     }
     let row = hand_row(svc, caller, hand_id).await?;
+    if row.status == HandStatus::Quarantined {
+        svc.live.forget(&row.club_id, &row.hand_id);
+        return Err(quarantined_error(&row));
+    }
     if row.status != HandStatus::InProgress {
         svc.live.forget(&row.club_id, &row.hand_id);
         return Err(ApiError::new(Code::HandOver, "the hand is over"));
@@ -938,6 +1109,132 @@ pub async fn mutate(
     }
 }
 
+/// Quarantines a damaged hand (club admin): its stored log fails verification, so it can
+/// neither go on nor end, and would hold its table for ever. The hand may be running or
+/// finished, but must be its table's latest (a later hand already links to it otherwise)
+/// and its log must fail verification now (`409 hand_not_damaged` for a healthy hand:
+/// abandon that one). Nothing is appended to its log (it is what failed) nor to the club's
+/// order of events (which orders signed events only): the quarantine is recorded in the
+/// hand's row, and the table's match state becomes the one its next hand will start from,
+/// the state the hand before the quarantined one left (`docs/BUNDLE.md` §8).
+pub async fn quarantine(
+    svc: &Service,
+    caller: &Caller,
+    hand_id: &str,
+    reason: &str,
+    idem: Option<IdemCtx>,
+) -> ApiResult<Reply> {
+    caller.require_admin()?;
+    let reason = crate::names::display_name(reason, MAX_QUARANTINE_REASON)
+        .map_err(|e| ApiError::invalid_name("reason", &e))?;
+    let row = hand_row(svc, caller, hand_id).await?;
+    if row.status == HandStatus::Quarantined {
+        return Err(quarantined_error(&row));
+    }
+    let club = row.club_id.as_str();
+    let table = table_of(svc, &row).await?;
+    let next_no = svc.store.next_hand_no(club, &row.table_id).await?;
+    if next_no != row.hand_no.saturating_add(1) {
+        return Err(ApiError::new(
+            Code::HandNotLatest,
+            format!(
+                "hand {} of this table's match already follows this one (hand {}) and links \
+                 to it: only the table's latest hand can be quarantined",
+                next_no - 1,
+                row.hand_no
+            ),
+        ));
+    }
+    // This process's writers of the hand wait; the log is read fresh from the store.
+    let slot = svc.live.slot(club, &row.hand_id);
+    let mut guard = slot.lock().await;
+    let Some(found) = damage_of(svc, &row).await? else {
+        return Err(ApiError::new(
+            Code::HandNotDamaged,
+            "the hand's stored log verifies: only a damaged hand can be quarantined; abandon \
+             a healthy hand instead (its seeds are revealed)",
+        ));
+    };
+    // The state the table's next hand starts from, the quarantined hand skipped.
+    let next_state = if row.hand_no <= 1 {
+        Some(initial_state(&table)?)
+    } else {
+        match match_link(svc, club, &table, row.hand_no).await {
+            Ok((_, state)) => Some(state),
+            Err(e) if e.code == Code::MatchBroken => {
+                // The hand before is damaged too: starting the next hand will say so.
+                tracing::warn!(club, table = %table.table_id, "quarantine: the hand before is broken");
+                None
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    let table_update = next_state
+        .filter(|s| *s != table.match_state)
+        .map(|match_state| TableUpdate {
+            table_id: table.table_id.clone(),
+            expected_match_version: table.match_version,
+            match_state,
+        });
+    let now = i64_of(now_ms());
+    let record = Quarantine {
+        reason,
+        quarantined_ms: now,
+        by: caller.id.clone(),
+        seq: i64_of(found.seq),
+        rule: found.rule.clone(),
+    };
+    let mut shown = row.clone();
+    shown.status = HandStatus::Quarantined;
+    shown.ended_ms = row.ended_ms.or(Some(now));
+    shown.quarantine = Some(record.clone());
+    let answer = quarantined_view(&shown)
+        .ok_or_else(|| ApiError::internal("a quarantined hand without its record"))?;
+    let reply = Reply::new(StatusCode::OK, answer)?;
+    let req = QuarantineRequest {
+        club_id: row.club_id.clone(),
+        hand_id: row.hand_id.clone(),
+        expected_status: row.status,
+        quarantine: record,
+        ended_ms: now,
+        table_update,
+        idem: idem
+            .as_ref()
+            .map(|c| c.row(&svc.seal, &reply, now))
+            .transpose()?,
+    };
+    match svc.store.quarantine_hand(&req).await {
+        Ok(()) => {}
+        Err(StoreError::Conflict { .. }) => {
+            return Err(ApiError::new(
+                Code::SeqConflict,
+                "the hand or its table changed while it was being quarantined; reload and retry",
+            ))
+        }
+        Err(StoreError::IdempotencyConflict) => {
+            if let Some(ctx) = &idem {
+                if let Some(r) = ctx.lookup(svc.store.as_ref(), &svc.seal).await? {
+                    return Ok(r);
+                }
+            }
+            return Err(StoreError::IdempotencyConflict.into());
+        }
+        Err(e) => return Err(e.into()),
+    }
+    *guard = None;
+    drop(guard);
+    svc.live.forget(club, &row.hand_id);
+    svc.metrics.hands.with_label_values(&["quarantined"]).inc();
+    tracing::warn!(
+        club,
+        hand = %row.hand_id,
+        seq = found.seq,
+        rule = %found.rule,
+        "hand quarantined: its stored log fails verification"
+    );
+    Ok(reply)
+}
+
 /// Starts the next hand of a table's match.
 pub async fn start(
     svc: &Service,
@@ -1045,6 +1342,7 @@ pub async fn start(
         ended_ms: None,
         outcome: None,
         abandon_reason: None,
+        quarantine: None,
     };
     let first_row = first
         .first()
@@ -1105,9 +1403,30 @@ pub async fn start(
 // ---------------------------------------------------------------------------------------
 // Reading
 
+/// A quarantined hand's row as shown; `None` for a hand that is not quarantined.
+fn quarantined_view(row: &HandRow) -> Option<QuarantinedHand> {
+    let q = row.quarantine.as_ref()?;
+    (row.status == HandStatus::Quarantined).then(|| QuarantinedHand {
+        hand_id: row.hand_id.clone(),
+        table_id: row.table_id.clone(),
+        hand_no: row.hand_no,
+        game: row.game.clone(),
+        status: row.status.as_str().to_string(),
+        players: row.players.clone(),
+        started_ms: row.started_ms,
+        ended_ms: row.ended_ms,
+        quarantine: q.into(),
+    })
+}
+
 /// `GET /v1/hands/{hand_id}`.
-pub async fn detail(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<HandDetail> {
+pub async fn detail(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<HandAnswer> {
     let row = read_hand_row(svc, caller, hand_id).await?;
+    if row.status == HandStatus::Quarantined {
+        return quarantined_view(&row)
+            .map(HandAnswer::Quarantined)
+            .ok_or_else(|| ApiError::internal("a quarantined hand without its record"));
+    }
     with_hand(svc, &row, |l| {
         let h = &l.hand;
         let finished = h.status() != dealer::HandStatus::InProgress;
@@ -1146,6 +1465,7 @@ pub async fn detail(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<
         }
     })
     .await
+    .map(HandAnswer::Hand)
 }
 
 /// `GET /v1/hands/{hand_id}/legal-actions`.
@@ -1202,6 +1522,9 @@ pub async fn replay(
     step: Option<u64>,
 ) -> ApiResult<ReplayView> {
     let row = read_hand_row(svc, caller, hand_id).await?;
+    if row.status == HandStatus::Quarantined {
+        return Err(quarantined_error(&row));
+    }
     let last = u64_of(row.next_seq).saturating_sub(1);
     let step = step.unwrap_or(last);
     if step > last {
@@ -1239,6 +1562,8 @@ pub async fn replay(
 pub async fn bundle(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<Bundle> {
     let row = read_hand_row(svc, caller, hand_id).await?;
     if row.status == HandStatus::InProgress {
+        // A running hand that cannot be rebuilt will never be over: say why.
+        with_hand(svc, &row, |_| ()).await?;
         return Err(ApiError::new(
             Code::HandInProgress,
             "the bundle is available once the hand is over",
@@ -1294,37 +1619,46 @@ pub(crate) async fn match_file_of(
 ) -> ApiResult<replayer::matches::MatchFile> {
     let rows = table_hands(svc, table).await?;
     let mut hands = Vec::with_capacity(rows.len());
+    let mut quarantined = Vec::new();
     for row in rows.iter().filter(|h| h.status != HandStatus::InProgress) {
-        hands.push(bundle_of(svc, row).await?);
+        match &row.quarantine {
+            Some(q) if row.status == HandStatus::Quarantined => {
+                quarantined.push(replayer::matches::QuarantinedHand {
+                    hand: row.hand_id.clone(),
+                    hand_no: u64_of(row.hand_no),
+                    reason: q.reason.clone(),
+                    quarantined_ms: u64_of(q.quarantined_ms),
+                    seq: u64_of(q.seq),
+                    rule: q.rule.clone(),
+                })
+            }
+            _ => hands.push(bundle_of(svc, row).await?),
+        }
     }
     let game: GameId = table.game.parse().map_err(ApiError::internal)?;
-    Ok(replayer::matches::MatchFile::new(
-        &table.club_id,
-        &table.table_id,
-        game,
-        hands,
-    ))
+    Ok(
+        replayer::matches::MatchFile::new(&table.club_id, &table.table_id, game, hands)
+            .with_quarantined(quarantined),
+    )
 }
 
 /// A finished hand's bundle, read from the store: its records and the service keys that
 /// signed them.
+///
+/// The records are served as stored, even when they do not verify: the bundle is the
+/// evidence, and the verifier names the first problem (a signer that is not one of the
+/// service's keys among them: its key is not in `keys`).
 pub(crate) async fn bundle_of(svc: &Service, row: &HandRow) -> ApiResult<Bundle> {
+    let status = dealer_status(row.status).ok_or_else(|| quarantined_error(row))?;
     let records = records(reads_of(svc, row), &row.club_id, &row.hand_id, None).await?;
     let mut keys: Vec<PublicKey> = Vec::new();
     for r in &records {
-        let k = svc.keys.public(&r.signer).ok_or_else(|| {
-            ApiError::internal(format!("signer {} is not in the keyring", r.signer))
-        })?;
-        if !keys.contains(&k) {
-            keys.push(k);
+        if let Some(k) = svc.keys.public(&r.signer) {
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
         }
     }
     let game: GameId = row.game.parse().map_err(ApiError::internal)?;
-    Ok(Bundle::new(
-        &row.hand_id,
-        game,
-        dealer_status(row.status),
-        keys,
-        records,
-    ))
+    Ok(Bundle::new(&row.hand_id, game, status, keys, records))
 }

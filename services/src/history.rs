@@ -10,6 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::api::errors::{ApiError, ApiResult, Code};
 use crate::auth::{Caller, Role};
+use crate::hands::QuarantineView;
 use crate::store::{HandFilter, HandRow, HandStatus};
 use crate::Service;
 
@@ -32,7 +33,7 @@ pub struct HandSummary {
     pub game: String,
     /// Its number in the table's match.
     pub hand_no: i64,
-    /// `in_progress`, `completed` or `abandoned`.
+    /// `in_progress`, `completed`, `abandoned` or `quarantined`.
     pub status: String,
     /// Players in seat order.
     pub players: Vec<String>,
@@ -45,6 +46,8 @@ pub struct HandSummary {
     pub outcome: Option<Value>,
     /// Why it was abandoned.
     pub abandon_reason: Option<String>,
+    /// Who quarantined it, when and why (quarantined hands).
+    pub quarantine: Option<QuarantineView>,
 }
 
 impl From<HandRow> for HandSummary {
@@ -58,8 +61,10 @@ impl From<HandRow> for HandSummary {
             players: h.players,
             started_ms: h.started_ms,
             ended_ms: h.ended_ms,
-            outcome: h.outcome,
+            // A quarantined hand's outcome no longer counts: its log does not verify.
+            outcome: h.outcome.filter(|_| h.status != HandStatus::Quarantined),
             abandon_reason: h.abandon_reason,
+            quarantine: h.quarantine.as_ref().map(QuarantineView::from),
         }
     }
 }
@@ -76,7 +81,7 @@ pub struct HistoryQuery {
     pub player: Option<String>,
     /// Only this game's hands.
     pub game: Option<String>,
-    /// `completed`, `abandoned` or `in_progress`.
+    /// `completed`, `abandoned`, `in_progress` or `quarantined`.
     pub status: Option<String>,
     /// With `player`: `won` (net > 0), `lost` (net < 0) or `even` (net = 0).
     pub result: Option<String>,
@@ -133,6 +138,9 @@ fn decode_cursor(c: &str) -> ApiResult<(i64, String)> {
 /// How `player` did in a finished hand, from the engine's typed results (never from the
 /// game's JSON keys).
 fn judge(h: &HandRow, player: &str) -> Option<Judged> {
+    if h.status != HandStatus::Completed {
+        return None;
+    }
     let seat = h.players.iter().position(|p| p == player)?;
     let game: replayer::engine::GameId = h.game.parse().ok()?;
     let results = replayer::games::registry(game)
@@ -173,8 +181,9 @@ pub async fn list(svc: &Service, caller: &Caller, mut q: HistoryQuery) -> ApiRes
         .status
         .as_deref()
         .map(|s| {
-            HandStatus::parse(s)
-                .ok_or_else(|| bad("status must be completed, abandoned or in_progress"))
+            HandStatus::parse(s).ok_or_else(|| {
+                bad("status must be completed, abandoned, in_progress or quarantined")
+            })
         })
         .transpose()?;
     let result = match q.result.as_deref() {

@@ -41,13 +41,15 @@ enum Command {
     },
     /// Re-verify a club from the store: every hand and match against the signed log, and
     /// every stored projection against it. Exit 0: all is well; 1: problems (one line
-    /// each); 2: the audit could not run.
+    /// each); 2: the audit could not run. Quarantined hands are listed (one QUARANTINED
+    /// line each) and are not problems by themselves.
     Audit {
         /// The club's id.
         #[arg(long)]
         club: String,
         /// Print one JSON document: {"club", "tables", "hands", "problems": [{"table",
-        /// "hand", "kind", "detail"}]}.
+        /// "hand", "kind", "detail"}], "quarantined": [{"table", "hand", "hand_no",
+        /// "reason", "quarantined_ms", "by", "seq", "rule"}]}.
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -156,7 +158,10 @@ fn main() -> ExitCode {
     }
 }
 
-/// `audit`: 0 when every check passes, 1 on any problem, 2 when it cannot run.
+/// `audit`: 0 when every check passes, 1 on any problem, 2 when it cannot run. Quarantined
+/// hands are listed (`QUARANTINED …` lines) without making the exit code 1: each is a
+/// known, recorded decision, and the checks around it (the match without it, its log
+/// still failing) are made.
 async fn audit(club: &str, json: bool, store: &StoreArgs) -> anyhow::Result<ExitCode> {
     let svc = match services::Service::open(store).await {
         Ok(s) => s,
@@ -177,6 +182,9 @@ async fn audit(club: &str, json: bool, store: &StoreArgs) -> anyhow::Result<Exit
     } else {
         for p in &report.problems {
             println!("{p}");
+        }
+        for q in &report.quarantined {
+            println!("{q}");
         }
         println!("{}", report.summary());
     }

@@ -24,7 +24,7 @@ pub struct Metrics {
     pub append_seconds: HistogramVec,
     /// `append_conflicts_total{kind}`: `seq` (optimistic concurrency) or `idempotency`.
     pub conflicts: IntCounterVec,
-    /// `hands_total{event}`: `started`, `completed`, `abandoned`.
+    /// `hands_total{event}`: `started`, `completed`, `abandoned`, `quarantined`.
     pub hands: IntCounterVec,
     /// `club_order_events_total`: events this process's sequencer gave their place in
     /// their club's order.
@@ -121,7 +121,10 @@ impl Metrics {
             &["kind"],
         )?;
         let hands = IntCounterVec::new(
-            Opts::new("hands_total", "Hands started, completed and abandoned"),
+            Opts::new(
+                "hands_total",
+                "Hands started, completed, abandoned and quarantined",
+            ),
             &["event"],
         )?;
         let ordered = IntCounter::new(

@@ -165,12 +165,14 @@ pub struct Scoreboard {
     pub table_id: String,
     /// The game.
     pub game: String,
-    /// Finished hands (completed and abandoned).
+    /// Finished hands (completed, abandoned and quarantined).
     pub hands_played: usize,
     /// Completed hands.
     pub completed: usize,
     /// Abandoned hands.
     pub abandoned: usize,
+    /// Quarantined hands: their logs failed verification; they count for nothing.
+    pub quarantined: usize,
     /// Finished hands, oldest first, with their outcomes (at most 5000).
     pub hands: Vec<HandSummary>,
     /// The current match state.
@@ -531,14 +533,12 @@ pub async fn scoreboard(svc: &Service, caller: &Caller, table_id: &str) -> ApiRe
                 .collect()
         })
         .unwrap_or_default();
-    let completed = hands
-        .iter()
-        .filter(|h| h.status == HandStatus::Completed.as_str())
-        .count();
+    let count = |status: HandStatus| hands.iter().filter(|h| h.status == status.as_str()).count();
     Ok(Scoreboard {
         hands_played: hands.len(),
-        completed,
-        abandoned: hands.len() - completed,
+        completed: count(HandStatus::Completed),
+        abandoned: count(HandStatus::Abandoned),
+        quarantined: count(HandStatus::Quarantined),
         match_over: match_over(&t.game, &t.match_state),
         table_id: t.table_id,
         game: t.game,

@@ -15,8 +15,8 @@ use std::sync::Arc;
 use serde_json::json;
 use services::store::{
     sequence_all, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, HandStatus,
-    HandUpdate, IdemRow, InputRow, KeyRole, PgStore, SeatRow, SecretRow, SqliteStore, Store,
-    StoreError, TableRow, TableUpdate, TokenKind,
+    HandUpdate, IdemRow, InputRow, KeyRole, PgStore, Quarantine, QuarantineRequest, SeatRow,
+    SecretRow, SqliteStore, Store, StoreError, TableRow, TableUpdate, TokenKind,
 };
 use tokio_postgres::NoTls;
 
@@ -212,6 +212,7 @@ conformance!(
     clubs_see_only_their_own_rows,
     events_are_append_only_in_the_database,
     inputs_go_only_with_their_events,
+    quarantine_sets_a_hand_aside,
 );
 
 // ---------------------------------------------------------------------------------------
@@ -285,6 +286,7 @@ fn hand(
         ended_ms: None,
         outcome: None,
         abandon_reason: None,
+        quarantine: None,
     }
 }
 
@@ -2902,4 +2904,121 @@ async fn sqlite_catalog_leads_with_club_id() {
         );
     })
     .await
+}
+
+fn quarantine_req(club_id: &str, hand_id: &str, expected: HandStatus) -> QuarantineRequest {
+    QuarantineRequest {
+        club_id: club_id.into(),
+        hand_id: hand_id.into(),
+        expected_status: expected,
+        quarantine: Quarantine {
+            reason: "a row was inserted behind our back".into(),
+            quarantined_ms: 9_000,
+            by: "key-c1".into(),
+            seq: 3,
+            rule: "hash".into(),
+        },
+        ended_ms: 9_000,
+        table_update: None,
+        idem: None,
+    }
+}
+
+/// A running hand is quarantined: its row records who, when and why, with its end time;
+/// it is no longer the table's hand in progress (a next hand may start), it is listed by
+/// its status, and an append that ends it afterwards (a writer that still held it) is
+/// refused, and so is a second quarantine. A finished hand keeps its end time; a stale
+/// match version refuses the whole quarantine; an unknown hand is not found.
+async fn quarantine_sets_a_hand_aside(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+    s.append(&append_req("c1", "h1", 1, 2)).await.unwrap();
+
+    let mut q = quarantine_req("c1", "h1", HandStatus::InProgress);
+    q.idem = Some(idem("c1", "quarantine-h1"));
+    q.table_update = Some(TableUpdate {
+        table_id: "t1".into(),
+        expected_match_version: 0,
+        match_state: json!({ "scores": [0, 0], "restarted": true }),
+    });
+    s.quarantine_hand(&q).await.unwrap();
+    let row = s.get_hand("c1", "h1").await.unwrap().unwrap();
+    assert_eq!(row.status, HandStatus::Quarantined);
+    assert_eq!(row.quarantine.as_ref(), Some(&q.quarantine));
+    assert_eq!(row.ended_ms, Some(9_000));
+    assert!(s
+        .get_idempotency("c1", "quarantine-h1")
+        .await
+        .unwrap()
+        .is_some());
+    let t = s.get_table("c1", "t1").await.unwrap().unwrap();
+    assert_eq!(
+        (t.match_version, t.match_state["restarted"].clone()),
+        (1, json!(true))
+    );
+    assert_eq!(s.current_hand("c1", "t1").await.unwrap(), None);
+    let listed = s
+        .list_hands(
+            "c1",
+            &HandFilter {
+                status: Some(HandStatus::Quarantined),
+                limit: 10,
+                ..HandFilter::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(listed, vec![row.clone()]);
+
+    // A writer that still held the hand cannot end it now.
+    let mut end = append_req("c1", "h1", 3, 1);
+    end.hand_update = Some(completion());
+    assert!(matches!(
+        s.append(&end).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    let after = s.get_hand("c1", "h1").await.unwrap().unwrap();
+    assert_eq!(
+        (after.status, after.outcome),
+        (HandStatus::Quarantined, None)
+    );
+    assert_eq!(seqs(s, "c1", "h1").await, vec![0, 1, 2]);
+    assert!(matches!(
+        s.quarantine_hand(&quarantine_req("c1", "h1", HandStatus::InProgress))
+            .await,
+        Err(StoreError::Conflict { .. })
+    ));
+
+    // The table's next hand starts; a finished hand keeps its end time; a stale match
+    // version refuses the quarantine whole.
+    start_hand(s, &hand("c1", "h2", "t1", "hokm", 2, 10_000, &PLAYERS)).await;
+    let mut done = append_req("c1", "h2", 1, 1);
+    done.hand_update = Some(completion());
+    s.append(&done).await.unwrap();
+    let mut stale = quarantine_req("c1", "h2", HandStatus::Completed);
+    stale.table_update = Some(TableUpdate {
+        table_id: "t1".into(),
+        expected_match_version: 0,
+        match_state: json!({ "scores": [1, 1] }),
+    });
+    assert!(matches!(
+        s.quarantine_hand(&stale).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    assert_eq!(
+        s.get_hand("c1", "h2").await.unwrap().unwrap().status,
+        HandStatus::Completed
+    );
+    s.quarantine_hand(&quarantine_req("c1", "h2", HandStatus::Completed))
+        .await
+        .unwrap();
+    let h2 = s.get_hand("c1", "h2").await.unwrap().unwrap();
+    assert_eq!(h2.status, HandStatus::Quarantined);
+    assert_eq!(h2.ended_ms, completion().ended_ms);
+    assert!(matches!(
+        s.quarantine_hand(&quarantine_req("c1", "ghost", HandStatus::InProgress))
+            .await,
+        Err(StoreError::NotFound("hand"))
+    ));
 }

@@ -9,6 +9,7 @@ mod audit;
 mod club_order;
 mod concurrency;
 mod crash;
+mod damaged;
 mod errors;
 mod games;
 mod harness;

@@ -780,6 +780,7 @@ async fn play_table(
             ended_ms: None,
             outcome: None,
             abandon_reason: None,
+            quarantine: None,
         };
         let secret0 = SecretRow {
             club_id: table.club_id.clone(),

@@ -341,6 +341,24 @@ fn run_verify_match(
             out!("  first break: {p}");
         }
     }
+    // The file's own words: cut, and escaped so that they cannot drive the terminal.
+    let shown = |s: &str, max: usize| {
+        s.chars()
+            .take(max)
+            .flat_map(char::escape_debug)
+            .collect::<String>()
+    };
+    for q in &v.quarantined {
+        out!(
+            "  hand {} ({}) quarantined by the service, NOT verified and skipped by the chain: \
+             its log failed at event {} ({}); reason given: \"{}\"",
+            q.hand_no,
+            shown(&q.hand, 128),
+            q.seq,
+            shown(&q.rule, 64),
+            shown(&q.reason, 500)
+        );
+    }
     match v.trust {
         Trust::TrustedKey => out!("  signatures: checked against the trusted key(s) given"),
         Trust::BundleKeysOnly => out!(

@@ -61,6 +61,10 @@ error_codes! {
     HandOver             => "hand_over",              CONFLICT,               "The hand is over";
     MatchOver            => "match_over",             CONFLICT,               "The table's match is over";
     MatchBroken          => "match_broken",           CONFLICT,               "The match cannot go on: its last hand's record is missing or does not verify";
+    HandDamaged          => "hand_damaged",           CONFLICT,               "The hand's stored log fails verification: it can be read as events only, or quarantined";
+    HandQuarantined      => "hand_quarantined",       CONFLICT,               "The hand is quarantined: its log failed verification and it was set aside";
+    HandNotDamaged       => "hand_not_damaged",       CONFLICT,               "The hand's log verifies: only a damaged hand can be quarantined (abandon a healthy one)";
+    HandNotLatest        => "hand_not_latest",        CONFLICT,               "A later hand of the table already follows this one: only the table's latest hand can be quarantined";
     NoShufflePending     => "no_shuffle_pending",     CONFLICT,               "No shuffle is pending";
     EntropyOff           => "entropy_off",            CONFLICT,               "This table takes no client seeds";
     AlreadyContributed   => "already_contributed",    CONFLICT,               "The seat already gave a client seed for this shuffle";
@@ -111,9 +115,13 @@ pub struct Problem {
     pub detail: String,
     /// The stable error code.
     pub code: String,
-    /// `illegal_action`: the engine's rule id, e.g. `BetBelowMin`.
+    /// `illegal_action`: the engine's rule id, e.g. `BetBelowMin`; `hand_damaged`: the
+    /// check the stored log fails, e.g. `hash`, `chain`, `sealed_seed`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// `hand_damaged`: the event at which the stored log fails.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
     /// `illegal_action`: the spec section, e.g. `bist-o-yek §5.3`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub section: Option<String>,

@@ -11,7 +11,7 @@ use super::Post;
 use crate::auth::Caller;
 use crate::hands::{
     self, AbandonRequest, ActionRequest, Appended, DealRequest, EntropyRequest, EventsPage,
-    HandDetail, HandStarted, LegalActions, Op, ReplayView,
+    HandAnswer, HandStarted, LegalActions, Op, QuarantineBody, QuarantinedHand, ReplayView,
 };
 use crate::idempotency::idempotent;
 use crate::Service;
@@ -162,10 +162,35 @@ pub async fn abandon(
     .await
 }
 
-/// The hand as the caller may see it.
+/// Quarantines a hand whose stored log fails verification (admin): recorded in the hand's
+/// row with who, when and why; the table may then start its next hand, which goes on from
+/// the hand before the quarantined one.
+#[utoipa::path(post, path = "/v1/hands/{hand_id}/quarantine", operation_id = "quarantine_hand", tag = "hands",
+    params(("hand_id" = String, Path), ("Idempotency-Key" = Option<String>, Header)),
+    request_body = QuarantineBody,
+    responses((status = 200, body = QuarantinedHand), (status = 400, body = Problem, description = "invalid_json, invalid_name (reason)"),
+        (status = 403, body = Problem), (status = 404, body = Problem),
+        (status = 409, body = Problem, description = "hand_not_damaged, hand_not_latest, hand_quarantined")),
+    security(("bearer" = [])))]
+pub async fn quarantine(
+    svc: web::Data<Service>,
+    caller: Caller,
+    path: web::Path<String>,
+    req: Post<QuarantineBody>,
+) -> ApiResult<HttpResponse> {
+    let Post { body, idem } = req;
+    idempotent(&svc, &caller, idem, |idem| {
+        hands::quarantine(&svc, &caller, &path, &body.reason, idem)
+    })
+    .await
+}
+
+/// The hand as the caller may see it; a hand whose stored log fails verification is `409
+/// hand_damaged`, a quarantined hand is its row and the record of its quarantine.
 #[utoipa::path(get, path = "/v1/hands/{hand_id}", operation_id = "get_hand", tag = "hands",
     params(("hand_id" = String, Path)),
-    responses((status = 200, body = HandDetail), (status = 401, body = Problem), (status = 404, body = Problem)),
+    responses((status = 200, body = HandAnswer), (status = 401, body = Problem), (status = 404, body = Problem),
+        (status = 409, body = Problem, description = "hand_damaged")),
     security(("bearer" = [])))]
 pub async fn get(
     svc: web::Data<Service>,
@@ -229,7 +254,7 @@ pub async fn replay(
 #[utoipa::path(get, path = "/v1/hands/{hand_id}/bundle", operation_id = "get_hand_bundle", tag = "hands",
     params(("hand_id" = String, Path)),
     responses((status = 200, description = "The bundle (docs/bundle-v1.schema.json)", body = Object),
-        (status = 404, body = Problem), (status = 409, body = Problem, description = "hand_in_progress")),
+        (status = 404, body = Problem), (status = 409, body = Problem, description = "hand_in_progress, hand_damaged, hand_quarantined")),
     security(("bearer" = [])))]
 pub async fn bundle(
     svc: web::Data<Service>,

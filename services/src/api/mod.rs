@@ -238,6 +238,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .service(resource("/hands/{hand_id}/actions").route(web::post().to(hands::act)))
                 .service(resource("/hands/{hand_id}/abandon").route(web::post().to(hands::abandon)))
                 .service(
+                    resource("/hands/{hand_id}/quarantine")
+                        .route(web::post().to(hands::quarantine)),
+                )
+                .service(
                     resource_with_query("/hands/{hand_id}/events")
                         .route(web::get().to(hands::events)),
                 )

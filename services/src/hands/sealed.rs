@@ -8,21 +8,37 @@ use replayer::dealer::LiveHand;
 use replayer::log::{Body, OpenedInput, Record};
 use replayer::shuffle::ServerSeed;
 
+use super::damage::{commit_seq, Check, Damage};
 use crate::api::errors::{ApiError, ApiResult};
 use crate::keys::{input_aad, seed_aad};
 use crate::store::{HandRow, HandStatus, InputRow, SecretRow};
 use crate::Service;
 
+/// Whether a hand's secrets are read sealed from the store: while it runs; for a hand
+/// quarantined, unless its log ends in its reveal.
+pub(super) fn kept_sealed(row: &HandRow, all: &[Record]) -> bool {
+    match row.status {
+        HandStatus::InProgress => true,
+        HandStatus::Quarantined => !matches!(
+            all.last().map(|r| &r.event.body),
+            Some(Body::SeedsRevealed { .. })
+        ),
+        HandStatus::Completed | HandStatus::Abandoned => false,
+    }
+}
+
 /// The seeds and openings a hand restores with (see `LiveHand::restore`): unsealed from
 /// the store while it runs, from the reveal in its last record (`all`) once it is over.
+/// A sealed secret that does not unseal as this hand's is `hand_damaged`, at the event
+/// that commits to it.
 pub(super) async fn secrets_of(
     svc: &Service,
     row: &HandRow,
     all: &[Record],
 ) -> ApiResult<(Vec<Option<ServerSeed>>, Vec<OpenedInput>)> {
-    if row.status == HandStatus::InProgress {
+    if kept_sealed(row, all) {
         Ok((
-            unsealed_seeds(svc, &row.club_id, &row.hand_id).await?,
+            unsealed_seeds(svc, &row.club_id, &row.hand_id, all).await?,
             unsealed_inputs(svc, &row.club_id, &row.hand_id).await?,
         ))
     } else {
@@ -96,20 +112,23 @@ fn revealed_inputs(records: &[Record]) -> Vec<OpenedInput> {
     }
 }
 
-/// The server seeds of a running hand, unsealed.
+/// The server seeds of a running hand (whose records are `all`), unsealed.
 pub(super) async fn unsealed_seeds(
     svc: &Service,
     club: &str,
     hand: &str,
+    all: &[Record],
 ) -> ApiResult<Vec<Option<ServerSeed>>> {
     let mut seeds: Vec<Option<ServerSeed>> = Vec::new();
     for s in svc.store.get_secrets(club, hand).await? {
         let k = usize::try_from(s.shuffle).map_err(ApiError::internal)?;
         let shuffle = u32::try_from(s.shuffle).map_err(ApiError::internal)?;
-        let plain = svc.seal.unseal(&seed_aad(club, hand, shuffle), &s.sealed)?;
-        let bytes: [u8; 32] = plain
-            .try_into()
-            .map_err(|_| ApiError::internal("sealed seed of the wrong length"))?;
+        let damaged = || ApiError::from(Damage::at(commit_seq(all, shuffle), Check::SealedSeed));
+        let plain = svc
+            .seal
+            .unseal(&seed_aad(club, hand, shuffle), &s.sealed)
+            .map_err(|_| damaged())?;
+        let bytes: [u8; 32] = plain.try_into().map_err(|_| damaged())?;
         if seeds.len() <= k {
             seeds.resize(k + 1, None);
         }
@@ -121,7 +140,8 @@ pub(super) async fn unsealed_seeds(
 }
 
 /// The openings of a running hand's private actions, unsealed. Each must be the opening
-/// of the seq it is stored at (its associated data says so too).
+/// of the seq it is stored at (its associated data says so too): otherwise the hand is
+/// damaged at that seq.
 pub(super) async fn unsealed_inputs(
     svc: &Service,
     club: &str,
@@ -130,12 +150,15 @@ pub(super) async fn unsealed_inputs(
     let mut out = Vec::new();
     for i in svc.store.get_inputs(club, hand).await? {
         let seq = u64::try_from(i.seq).map_err(ApiError::internal)?;
-        let plain = svc.seal.unseal(&input_aad(club, hand, seq), &i.sealed)?;
+        let damaged = || ApiError::from(Damage::at(seq, Check::SealedInput));
+        let plain = svc
+            .seal
+            .unseal(&input_aad(club, hand, seq), &i.sealed)
+            .map_err(|_| damaged())?;
         // Never the parse error: it could quote the plaintext.
-        let opening: OpenedInput = serde_json::from_slice(&plain)
-            .map_err(|_| ApiError::internal("a sealed opening that does not parse"))?;
+        let opening: OpenedInput = serde_json::from_slice(&plain).map_err(|_| damaged())?;
         if opening.seq != seq {
-            return Err(ApiError::internal("a sealed opening stored at another seq"));
+            return Err(damaged());
         }
         out.push(opening);
     }

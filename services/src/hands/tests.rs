@@ -119,6 +119,7 @@ async fn start_toy(svc: &Service) -> (HandRow, LiveHand) {
         ended_ms: None,
         outcome: None,
         abandon_reason: None,
+        quarantine: None,
     };
     let secrets = sealed::seal_seeds(svc, CLUB, &after_first, 0).expect("seal");
     store

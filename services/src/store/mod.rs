@@ -161,15 +161,21 @@ pub enum HandStatus {
     Completed,
     /// Stopped before the end, for a recorded reason; its seeds are still revealed.
     Abandoned,
+    /// Its stored log fails verification, and the club admin set it aside
+    /// ([`HandRow::quarantine`] says who, when and why): no longer played, and no link of
+    /// its table's match.
+    Quarantined,
 }
 
 impl HandStatus {
-    /// The stored spelling: `"in_progress"`, `"completed"` or `"abandoned"`.
+    /// The stored spelling: `"in_progress"`, `"completed"`, `"abandoned"` or
+    /// `"quarantined"`.
     pub fn as_str(self) -> &'static str {
         match self {
             HandStatus::InProgress => "in_progress",
             HandStatus::Completed => "completed",
             HandStatus::Abandoned => "abandoned",
+            HandStatus::Quarantined => "quarantined",
         }
     }
 
@@ -179,9 +185,45 @@ impl HandStatus {
             "in_progress" => Some(HandStatus::InProgress),
             "completed" => Some(HandStatus::Completed),
             "abandoned" => Some(HandStatus::Abandoned),
+            "quarantined" => Some(HandStatus::Quarantined),
             _ => None,
         }
     }
+}
+
+/// The record of a hand's quarantine, kept in its row (its log cannot carry it: the log
+/// is what failed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Quarantine {
+    /// Why, as the admin gave it.
+    pub reason: String,
+    /// When (unix milliseconds).
+    pub quarantined_ms: i64,
+    /// The id of the admin key that quarantined it.
+    pub by: String,
+    /// The event at which the log failed verification then.
+    pub seq: i64,
+    /// The check that failed there.
+    pub rule: String,
+}
+
+/// Quarantining a hand ([`Store::quarantine_hand`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuarantineRequest {
+    /// The club of the hand.
+    pub club_id: String,
+    /// The hand.
+    pub hand_id: String,
+    /// The status the caller read: the hand is quarantined only if it still has it.
+    pub expected_status: HandStatus,
+    /// What to record.
+    pub quarantine: Quarantine,
+    /// The hand's end time, kept if it has one already.
+    pub ended_ms: i64,
+    /// The table's match state from now on: the state its next hand starts from.
+    pub table_update: Option<TableUpdate>,
+    /// The response to record under the request's idempotency key.
+    pub idem: Option<IdemRow>,
 }
 
 /// A hand: one stream of events, numbered from 0.
@@ -212,6 +254,9 @@ pub struct HandRow {
     pub outcome: Option<Value>,
     /// Why the hand was abandoned, if it was.
     pub abandon_reason: Option<String>,
+    /// Who quarantined the hand, when and why: set exactly when its status is
+    /// [`HandStatus::Quarantined`]. Ignored by [`Store::create_hand`].
+    pub quarantine: Option<Quarantine>,
 }
 
 /// One event of a hand's log, as signed by the service.
@@ -507,6 +552,23 @@ pub trait Store: Send + Sync {
     async fn append_owned(&self, req: AppendRequest) -> Result<(), StoreError> {
         self.append(&req).await
     }
+
+    /// Quarantines a hand: its status becomes [`HandStatus::Quarantined`] with the
+    /// record of who, when and why, its end time is set if it had none, and its table's
+    /// match state changes as asked, all or nothing. No event is written: the hand's log
+    /// is what failed.
+    ///
+    /// From then on an append that ends the hand is refused ([`StoreError::Conflict`]),
+    /// so a writer that still held the hand in memory cannot overwrite the quarantine. An
+    /// append that does not end it is refused too on SQLite; on PostgreSQL such appends
+    /// never read the hand's row (their events' primary key orders them, see `batch`), so
+    /// one in flight may still add events to the quarantined hand's log, which changes
+    /// nothing: the hand stays quarantined and its log is no link of any chain.
+    ///
+    /// [`StoreError::NotFound`] for an unknown hand; [`StoreError::Conflict`] when the
+    /// hand's status is no longer `expected_status` or the table's `match_version` is not
+    /// the expected one; [`StoreError::IdempotencyConflict`] for a used idempotency key.
+    async fn quarantine_hand(&self, req: &QuarantineRequest) -> Result<(), StoreError>;
 
     /// Reads a hand.
     async fn get_hand(&self, club_id: &str, hand_id: &str) -> Result<Option<HandRow>, StoreError>;

@@ -38,8 +38,9 @@ use tokio_postgres::{NoTls, Row};
 
 use super::{
     check_append, check_key_club, check_new_hand, check_new_table, page_limit, parse_role,
-    parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, IdemRow,
-    InputRow, SeatLookup, SeatRow, SecretRow, Store, StoreError, TableRow, TokenKind,
+    parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, HandStatus,
+    IdemRow, InputRow, QuarantineRequest, SeatLookup, SeatRow, SecretRow, Store, StoreError,
+    TableRow, TableUpdate, TokenKind,
 };
 
 mod batch;
@@ -307,7 +308,8 @@ macro_rules! next_seq_sql {
 const HAND_READ: &str = concat!(
     "h.club_id, h.hand_id, h.table_id, h.game, h.hand_no, h.status, ",
     next_seq_sql!(),
-    " AS next_seq, h.players, h.started_ms, h.ended_ms, h.outcome, h.abandon_reason"
+    " AS next_seq, h.players, h.started_ms, h.ended_ms, h.outcome, h.abandon_reason, \
+     h.quarantine"
 );
 /// An event's columns with its gid from `club_log` (`e` is `events`, `l` the club log,
 /// joined on the event).
@@ -331,6 +333,9 @@ fn hand_from(row: &Row) -> Result<HandRow, StoreError> {
         ended_ms: get(row, "ended_ms")?,
         outcome: get(row, "outcome")?,
         abandon_reason: get(row, "abandon_reason")?,
+        quarantine: get::<Option<serde_json::Value>>(row, "quarantine")?
+            .map(serde_json::from_value)
+            .transpose()?,
     })
 }
 
@@ -881,7 +886,7 @@ impl Store for PgStore {
             .submit(
                 &self.pool,
                 Op::Create {
-                    hand: hand.clone(),
+                    hand: Box::new(hand.clone()),
                     first_event: first_event.clone(),
                     secrets: secrets.to_vec(),
                     idem: idem.cloned(),
@@ -897,6 +902,76 @@ impl Store for PgStore {
     async fn append_owned(&self, req: AppendRequest) -> Result<(), StoreError> {
         check_append(&req)?;
         self.writer.submit(&self.pool, Op::Append(req)).await
+    }
+
+    async fn quarantine_hand(&self, req: &QuarantineRequest) -> Result<(), StoreError> {
+        if req.idem.as_ref().is_some_and(|i| i.club_id != req.club_id) {
+            return Err(StoreError::Internal(
+                "idempotency record of another club".into(),
+            ));
+        }
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(map_pg)?;
+        if let Some(idem) = &req.idem {
+            insert_idem(&tx, idem).await?;
+        }
+        // The hand's row is locked until the commit: an append that ends the hand waits
+        // for it, then finds the hand no longer in progress (`batch::end_hand`).
+        let stmt = tx
+            .prepare_cached(
+                "SELECT status, table_id FROM hands WHERE club_id = $1 AND hand_id = $2 \
+                 FOR UPDATE",
+            )
+            .await
+            .map_err(map_pg)?;
+        let row = tx
+            .query_opt(&stmt, &[&req.club_id, &req.hand_id])
+            .await
+            .map_err(map_pg)?
+            .ok_or(StoreError::NotFound("hand"))?;
+        let status: String = get(&row, "status")?;
+        let table: String = get(&row, "table_id")?;
+        if status != req.expected_status.as_str() {
+            return Err(StoreError::Conflict {
+                expected: 0,
+                found: 1,
+            });
+        }
+        if let Some(tu) = &req.table_update {
+            if tu.table_id != table {
+                return Err(StoreError::Internal(
+                    "table update for another table than the hand's".into(),
+                ));
+            }
+            if let Some(refused) = batch::update_table_state(&tx, &req.club_id, tu)
+                .await
+                .map_err(map_pg)?
+            {
+                return Err(refused);
+            }
+        }
+        let record = serde_json::to_value(&req.quarantine)?;
+        let stmt = tx
+            .prepare_cached(
+                "UPDATE hands SET status = $3, quarantine = $4, \
+                     ended_ms = COALESCE(ended_ms, $5) \
+                 WHERE club_id = $1 AND hand_id = $2",
+            )
+            .await
+            .map_err(map_pg)?;
+        tx.execute(
+            &stmt,
+            &[
+                &req.club_id,
+                &req.hand_id,
+                &HandStatus::Quarantined.as_str(),
+                &record,
+                &req.ended_ms,
+            ],
+        )
+        .await
+        .map_err(map_pg)?;
+        commit(tx).await
     }
 
     async fn get_hand(&self, club_id: &str, hand_id: &str) -> Result<Option<HandRow>, StoreError> {

@@ -22,8 +22,9 @@ use serde_json::Value;
 
 use super::{
     check_append, check_key_club, check_new_hand, check_new_table, page_limit, parse_role,
-    parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, IdemRow,
-    InputRow, RecordJson, SeatLookup, SeatRow, SecretRow, Store, StoreError, TableRow, TokenKind,
+    parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, HandStatus,
+    IdemRow, InputRow, QuarantineRequest, RecordJson, SeatLookup, SeatRow, SecretRow, Store,
+    StoreError, TableRow, TableUpdate, TokenKind,
 };
 
 mod embedded {
@@ -213,6 +214,9 @@ fn unique_violation(cols: &str) -> Option<StoreError> {
 
 const HAND_COLS: &str = "club_id, hand_id, table_id, game, hand_no, status, next_seq, players, \
      started_ms, ended_ms, outcome, abandon_reason";
+/// A hand row's columns as read: [`HAND_COLS`] and the quarantine record.
+const HAND_READ: &str = "club_id, hand_id, table_id, game, hand_no, status, next_seq, players, \
+     started_ms, ended_ms, outcome, abandon_reason, quarantine";
 /// An event's columns with its gid from `club_log` (`e` is `events`, `l` the club log,
 /// joined on the event).
 const EVENT_COLS: &str =
@@ -236,6 +240,7 @@ struct RawHand {
     ended_ms: Option<i64>,
     outcome: Option<String>,
     abandon_reason: Option<String>,
+    quarantine: Option<String>,
 }
 
 fn raw_hand(r: &Row<'_>) -> rusqlite::Result<RawHand> {
@@ -252,6 +257,7 @@ fn raw_hand(r: &Row<'_>) -> rusqlite::Result<RawHand> {
         ended_ms: r.get(9)?,
         outcome: r.get(10)?,
         abandon_reason: r.get(11)?,
+        quarantine: r.get(12)?,
     })
 }
 
@@ -274,6 +280,11 @@ impl RawHand {
                 .map(serde_json::from_str)
                 .transpose()?,
             abandon_reason: self.abandon_reason,
+            quarantine: self
+                .quarantine
+                .as_deref()
+                .map(serde_json::from_str)
+                .transpose()?,
         })
     }
 }
@@ -399,6 +410,51 @@ fn require_club(tx: &Connection, club_id: &str) -> Result<(), StoreError> {
     if !exists(tx, "SELECT 1 FROM clubs WHERE club_id = ?1", club_id, None)? {
         return Err(StoreError::NotFound("club"));
     }
+    Ok(())
+}
+
+/// Writes a hand's table's new match state, if its `match_version` is still the one the
+/// update was computed from (then it goes up by one). `hand_table` is the hand's table.
+fn update_table(
+    tx: &Connection,
+    club_id: &str,
+    hand_table: &str,
+    tu: &TableUpdate,
+) -> Result<(), StoreError> {
+    if tu.table_id != hand_table {
+        return Err(StoreError::Internal(
+            "table update for another table than the hand's".into(),
+        ));
+    }
+    let version: i64 = tx
+        .prepare_cached(
+            "SELECT match_version FROM game_tables WHERE \
+            club_id = ?1 AND table_id = ?2",
+        )
+        .and_then(|mut s| {
+            s.query_row(params![club_id, tu.table_id], |r| r.get(0))
+                .optional()
+        })
+        .map_err(map_sqlite)?
+        .ok_or(StoreError::NotFound("table"))?;
+    if version != tu.expected_match_version {
+        return Err(StoreError::Conflict {
+            expected: tu.expected_match_version,
+            found: version,
+        });
+    }
+    tx.prepare_cached(
+        "UPDATE game_tables SET match_state = ?3, match_version = match_version + 1 \
+         WHERE club_id = ?1 AND table_id = ?2",
+    )
+    .and_then(|mut s| {
+        s.execute(params![
+            club_id,
+            tu.table_id,
+            json(&tu.match_state).map_err(to_sql_err)?
+        ])
+    })
+    .map_err(map_sqlite)?;
     Ok(())
 }
 
@@ -884,7 +940,7 @@ impl Store for SqliteStore {
             )? {
                 return Err(StoreError::Duplicate("hand"));
             }
-            if h.status == super::HandStatus::InProgress
+            if h.status == HandStatus::InProgress
                 && exists(
                     tx,
                     "SELECT 1 FROM hands WHERE club_id = ?1 AND table_id = ?2 AND \
@@ -958,20 +1014,22 @@ impl Store for SqliteStore {
             if let Some(idem) = &req.idem {
                 insert_idem(tx, idem)?;
             }
-            let (next_seq, hand_table): (i64, String) = tx
+            let (next_seq, hand_table, status): (i64, String, String) = tx
                 .prepare_cached(
-                    "SELECT next_seq, table_id FROM hands WHERE club_id = \
+                    "SELECT next_seq, table_id, status FROM hands WHERE club_id = \
                     ?1 AND hand_id = ?2",
                 )
                 .and_then(|mut s| {
                     s.query_row(params![req.club_id, req.hand_id], |r| {
-                        Ok((r.get(0)?, r.get(1)?))
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
                     })
                     .optional()
                 })
                 .map_err(map_sqlite)?
                 .ok_or(StoreError::NotFound("hand"))?;
-            if next_seq != req.expected_seq {
+            // A quarantined hand takes no more events (one a writer still held in memory
+            // when it was quarantined).
+            if status == HandStatus::Quarantined.as_str() || next_seq != req.expected_seq {
                 return Err(StoreError::Conflict {
                     expected: req.expected_seq,
                     found: next_seq,
@@ -990,40 +1048,7 @@ impl Store for SqliteStore {
                 });
             }
             if let Some(tu) = &req.table_update {
-                if tu.table_id != hand_table {
-                    return Err(StoreError::Internal(
-                        "append: table update for another table".into(),
-                    ));
-                }
-                let version: i64 = tx
-                    .prepare_cached(
-                        "SELECT match_version FROM game_tables WHERE \
-                        club_id = ?1 AND table_id = ?2",
-                    )
-                    .and_then(|mut s| {
-                        s.query_row(params![req.club_id, tu.table_id], |r| r.get(0))
-                            .optional()
-                    })
-                    .map_err(map_sqlite)?
-                    .ok_or(StoreError::NotFound("table"))?;
-                if version != tu.expected_match_version {
-                    return Err(StoreError::Conflict {
-                        expected: tu.expected_match_version,
-                        found: version,
-                    });
-                }
-                tx.prepare_cached(
-                    "UPDATE game_tables SET match_state = ?3, match_version = match_version + 1 \
-                     WHERE club_id = ?1 AND table_id = ?2",
-                )
-                .and_then(|mut s| {
-                    s.execute(params![
-                        req.club_id,
-                        tu.table_id,
-                        json(&tu.match_state).map_err(to_sql_err)?
-                    ])
-                })
-                .map_err(map_sqlite)?;
+                update_table(tx, &req.club_id, &hand_table, tu)?;
             }
             let gid = claim_gids(tx, &req.club_id, n)?;
             insert_events(tx, &req.events, gid)?;
@@ -1054,13 +1079,66 @@ impl Store for SqliteStore {
         .await
     }
 
+    async fn quarantine_hand(&self, req: &QuarantineRequest) -> Result<(), StoreError> {
+        let req = req.clone();
+        self.write(move |tx| {
+            if let Some(idem) = &req.idem {
+                if idem.club_id != req.club_id {
+                    return Err(StoreError::Internal(
+                        "idempotency record of another club".into(),
+                    ));
+                }
+                insert_idem(tx, idem)?;
+            }
+            let (status, hand_table): (String, String) = tx
+                .prepare_cached(
+                    "SELECT status, table_id FROM hands WHERE club_id = ?1 AND hand_id = ?2",
+                )
+                .and_then(|mut s| {
+                    s.query_row(params![req.club_id, req.hand_id], |r| {
+                        Ok((r.get(0)?, r.get(1)?))
+                    })
+                    .optional()
+                })
+                .map_err(map_sqlite)?
+                .ok_or(StoreError::NotFound("hand"))?;
+            if status != req.expected_status.as_str() {
+                return Err(StoreError::Conflict {
+                    expected: 0,
+                    found: 1,
+                });
+            }
+            if let Some(tu) = &req.table_update {
+                update_table(tx, &req.club_id, &hand_table, tu)?;
+            }
+            let record = serde_json::to_string(&req.quarantine)?;
+            tx.prepare_cached(
+                "UPDATE hands SET status = ?3, quarantine = ?4, \
+                     ended_ms = COALESCE(ended_ms, ?5) \
+                 WHERE club_id = ?1 AND hand_id = ?2",
+            )
+            .and_then(|mut s| {
+                s.execute(params![
+                    req.club_id,
+                    req.hand_id,
+                    HandStatus::Quarantined.as_str(),
+                    record,
+                    req.ended_ms
+                ])
+            })
+            .map_err(map_sqlite)?;
+            Ok(())
+        })
+        .await
+    }
+
     async fn get_hand(&self, club_id: &str, hand_id: &str) -> Result<Option<HandRow>, StoreError> {
         let args = vec![
             SqlValue::from(club_id.to_owned()),
             SqlValue::from(hand_id.to_owned()),
         ];
         self.run(move |conn| {
-            let sql = format!("SELECT {HAND_COLS} FROM hands WHERE club_id = ?1 AND hand_id = ?2");
+            let sql = format!("SELECT {HAND_READ} FROM hands WHERE club_id = ?1 AND hand_id = ?2");
             Ok(query_hands(conn, &sql, &args)?.pop())
         })
         .await
@@ -1221,7 +1299,7 @@ impl Store for SqliteStore {
         club_id: &str,
         filter: &HandFilter,
     ) -> Result<Vec<HandRow>, StoreError> {
-        let mut sql = format!("SELECT {HAND_COLS} FROM hands h WHERE h.club_id = ?1");
+        let mut sql = format!("SELECT {HAND_READ} FROM hands h WHERE h.club_id = ?1");
         let mut args = vec![SqlValue::from(club_id.to_owned())];
         let mut bind = |clause: &str, v: SqlValue| {
             args.push(v);
@@ -1271,7 +1349,7 @@ impl Store for SqliteStore {
         ];
         self.run(move |conn| {
             let sql = format!(
-                "SELECT {HAND_COLS} FROM hands WHERE club_id = ?1 AND table_id = ?2 AND \
+                "SELECT {HAND_READ} FROM hands WHERE club_id = ?1 AND table_id = ?2 AND \
                     status = 'in_progress'"
             );
             Ok(query_hands(conn, &sql, &args)?.pop())

@@ -71,7 +71,7 @@ use tokio_postgres::types::ToSql;
 
 use super::{
     append_one, client_of, create_hand_one, map_pg, new_hand_params, next_seq_of, AppendRequest,
-    EventRow, HandRow, IdemRow, InputRow, SecretRow, StoreError, HAND_COLS,
+    EventRow, HandRow, IdemRow, InputRow, SecretRow, StoreError, TableUpdate, HAND_COLS,
 };
 use crate::store::HandStatus;
 use crate::store::RecordJson;
@@ -120,7 +120,8 @@ pub(super) enum Op {
     Append(AppendRequest),
     /// `Store::create_hand`.
     Create {
-        hand: HandRow,
+        /// Boxed: a hand row is several times the size of the other variant.
+        hand: Box<HandRow>,
         first_event: EventRow,
         secrets: Vec<SecretRow>,
         idem: Option<IdemRow>,
@@ -773,7 +774,7 @@ async fn plain_statement(
                 secrets: s,
                 ..
             } => {
-                creates.push(hand);
+                creates.push(&**hand);
                 others.push(first_event);
                 secrets.extend(s.iter());
             }
@@ -1170,6 +1171,13 @@ pub(super) async fn end_hand(
     r: &AppendRequest,
 ) -> Result<Option<StoreError>, tokio_postgres::Error> {
     let table = update_hand_row(tx, r).await?;
+    if table.is_none() {
+        // No hand to end: it was quarantined while this writer held it.
+        return Ok(Some(StoreError::Conflict {
+            expected: r.expected_seq,
+            found: r.expected_seq,
+        }));
+    }
     let Some(tu) = &r.table_update else {
         return Ok(None);
     };
@@ -1267,8 +1275,8 @@ async fn first_events(
 }
 
 /// Records the end of a hand (status, end time, outcome, abandon reason, final
-/// `next_seq`) and returns its table; `None` for an unknown hand. Once the append's
-/// first event is in, no other writer of the hand gets this far.
+/// `next_seq`) and returns its table; `None` for an unknown hand or a quarantined one.
+/// Once the append's first event is in, no other writer of the hand gets this far.
 async fn update_hand_row(
     tx: &Transaction<'_>,
     r: &AppendRequest,
@@ -1282,7 +1290,7 @@ async fn update_hand_row(
                  ended_ms = COALESCE($5, ended_ms), \
                  outcome = COALESCE($6, outcome), \
                  abandon_reason = COALESCE($7, abandon_reason) \
-             WHERE club_id = $1 AND hand_id = $2 \
+             WHERE club_id = $1 AND hand_id = $2 AND status <> 'quarantined' \
              RETURNING table_id",
         )
         .await?;
@@ -1525,9 +1533,19 @@ async fn update_table(
     tx: &Transaction<'_>,
     req: &AppendRequest,
 ) -> Result<Option<StoreError>, tokio_postgres::Error> {
-    let Some(tu) = &req.table_update else {
-        return Ok(None);
-    };
+    match &req.table_update {
+        Some(tu) => update_table_state(tx, &req.club_id, tu).await,
+        None => Ok(None),
+    }
+}
+
+/// Writes a table's new match state if its `match_version` is still the expected one (it
+/// then goes up by one); `Some` refuses: the table is unknown, or its version moved on.
+pub(super) async fn update_table_state(
+    tx: &Transaction<'_>,
+    club_id: &str,
+    tu: &TableUpdate,
+) -> Result<Option<StoreError>, tokio_postgres::Error> {
     let stmt = tx
         .prepare_cached(
             "UPDATE game_tables \
@@ -1539,7 +1557,7 @@ async fn update_table(
         .execute(
             &stmt,
             &[
-                &req.club_id,
+                &club_id,
                 &tu.table_id,
                 &tu.match_state,
                 &tu.expected_match_version,
@@ -1555,7 +1573,7 @@ async fn update_table(
         )
         .await?;
     Ok(Some(
-        match tx.query_opt(&stmt, &[&req.club_id, &tu.table_id]).await? {
+        match tx.query_opt(&stmt, &[&club_id, &tu.table_id]).await? {
             None => StoreError::NotFound("table"),
             Some(r) => StoreError::Conflict {
                 expected: tu.expected_match_version,
