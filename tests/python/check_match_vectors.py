@@ -20,8 +20,7 @@ wrong event: all three must be caught, or the check itself is broken.
 
 It does not re-run the games' engines or check signatures (check_event_vectors.py covers the
 encoding and signatures; the Rust test `format_vectors` runs the whole verifier). The
-canonical-hash code is copied from check_event_vectors.py rather than imported, so that the
-checkers stay independent.
+canonical hash and the strict JSON reading are check_event_vectors.py's, imported.
 
     python3 -m pip install -r tests/python/requirements.txt
     python3 tests/python/check_match_vectors.py [match.json ...]
@@ -30,65 +29,24 @@ Prints "N passed, 0 failed" (one per match file) and exits 0 when every file mat
 otherwise names each failing file, hand and check and exits 1.
 """
 
-import hashlib
 import json
 import sys
 from pathlib import Path
 
-import rfc8785
 
-EVENT_HASH_TAG = b"persian-cards/event/v1"
-MAX_SAFE_INTEGER = 2**53 - 1
-MAX_DEPTH = 32
 MATCH_FORMAT = "persian-cards/match"
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "docs" / "vectors" / "match-v1"
 
 
-# --- Canonical hash (copied from check_event_vectors.py) -------------------------------
+# --- Canonical hash and strict reading: the event-format checker's own --------------------
 
-def check_json(v, depth=0, path=""):
-    """The format's limits: integers of magnitude at most 2^53 - 1, nesting at most 32."""
-    if depth > MAX_DEPTH:
-        raise ValueError("nested deeper than %d levels at %s" % (MAX_DEPTH, path or "/"))
-    if isinstance(v, bool) or v is None or isinstance(v, str):
-        return
-    if isinstance(v, int):
-        if abs(v) > MAX_SAFE_INTEGER:
-            raise ValueError("integer %d out of range at %s" % (v, path or "/"))
-        return
-    if isinstance(v, list):
-        for i, x in enumerate(v):
-            check_json(x, depth + 1, "%s/%d" % (path, i))
-        return
-    if isinstance(v, dict):
-        for k, x in v.items():
-            check_json(x, depth + 1, "%s/%s" % (path, k))
-        return
-    raise ValueError("unsupported JSON value %r at %s" % (v, path or "/"))
-
-
-def canonical(v):
-    check_json(v)
-    return rfc8785.dumps(v)
-
-
-def event_hash(event):
-    return hashlib.sha256(EVENT_HASH_TAG + b"\x00" + canonical(event)).digest()
-
-
-# --- Reading ---------------------------------------------------------------------------
-
-def _no_duplicates(pairs):
-    out = {}
-    for k, v in pairs:
-        if k in out:
-            raise ValueError("duplicate key %r" % k)
-        out[k] = v
-    return out
-
-
-def _no_float(text):
-    raise ValueError("number %s is not an integer" % text)
+from check_event_vectors import (  # noqa: E402
+    _no_duplicates,
+    _no_float,
+    canonical,
+    check_json,
+    event_hash,
+)
 
 
 def load(path):

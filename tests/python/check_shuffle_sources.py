@@ -18,8 +18,7 @@ docs/vectors/match-v1/) this derives, from the documents alone and in event orde
   `ref` member holding a CardRef `{"shuffle": k, "pos": p}`) is element `p` of shuffle `k`'s
   order.
 
-It shares no code with the other checkers (the shuffle functions are copied from
-check_shuffle_vectors.py, as check_all.py asks).
+The cards, decks and shuffle are check_shuffle_vectors.py's, imported (see check_all.py).
 
     python3 -m pip install -r tests/python/requirements.txt
     python3 tests/python/check_shuffle_sources.py [bundle-or-match.json ...]
@@ -33,44 +32,25 @@ names each failing hand and check and exits 1.
 
 import hashlib
 import json
-import struct
 import sys
 from pathlib import Path
 
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
-COMMITMENT_TAG = b"persian-cards/commitment/v1"
-DECK_SEED_TAG = b"persian-cards/deck-seed/v1"
 VECTORS = Path(__file__).resolve().parents[2] / "docs" / "vectors"
 DEFAULT_DIRS = [VECTORS / "bundles-v1", VECTORS / "match-v1"]
 
 
-# --- Cards and decks (docs/SHUFFLE.md §7) ----------------------------------------------
+# --- Cards, decks and the shuffle (docs/SHUFFLE.md §2-§7) --------------------------------
+# The same from-the-document implementation that checks the shuffle vectors.
 
-SUITS = ["S", "H", "D", "C"]
-RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
-ALL_54 = [r + s for s in SUITS for r in RANKS] + ["BJ", "CJ"]
-STANDARD_52 = ALL_54[:52]
-
-
-def deck_cards(deck_id):
-    """The deck's cards in canonical order, from its id."""
-    if deck_id == "standard-52":
-        return list(STANDARD_52)
-    if deck_id == "standard-54":
-        return list(ALL_54)
-    if deck_id == "bist-o-yek-36":
-        return [c for c in STANDARD_52 if c[:-1] not in ("2", "3", "4", "5")]
-    if deck_id.startswith("hokm-51-without-2") and deck_id[-1:] in SUITS and len(deck_id) == 18:
-        gone = "2" + deck_id[-1]
-        return [c for c in STANDARD_52 if c != gone]
-    if deck_id == "ghahve-52":
-        return [c for c in ALL_54 if c not in ("2D", "2H")]
-    if deck_id == "bluff-104":
-        return STANDARD_52 + STANDARD_52
-    if deck_id == "sheytoonak-53":
-        return STANDARD_52 + ["BJ"]
-    raise ValueError("unknown deck id %r" % deck_id)
+from check_shuffle_vectors import (  # noqa: E402
+    ALL_54,
+    Keystream,
+    commitment,
+    deck_cards,
+    deck_seed_preimage,
+    fisher_yates,
+)
 
 
 def canonical_sort(cards):
@@ -78,65 +58,14 @@ def canonical_sort(cards):
     return sorted(cards, key=ALL_54.index)
 
 
-# --- The shuffle (docs/SHUFFLE.md §2-§6) -----------------------------------------------
-
-def enc(b):
-    return struct.pack(">I", len(b)) + b
-
-
-def commitment(server_seed):
-    return hashlib.sha256(COMMITMENT_TAG + b"\x00" + server_seed).digest()
-
-
 def deck_seed(server_seed, hand_id, shuffle, client_seeds):
     """client_seeds: list of (seat, bytes) in any order."""
-    hand = hand_id.encode("utf-8")
-    if not 1 <= len(hand) <= 128:
-        raise ValueError("hand id must be 1..=128 bytes")
-    ordered = sorted(client_seeds, key=lambda e: e[0])
-    out = DECK_SEED_TAG + b"\x00" + server_seed + enc(hand)
-    out += struct.pack(">I", shuffle) + struct.pack(">I", len(ordered))
-    for seat, seed in ordered:
-        out += struct.pack(">I", seat) + enc(seed)
-    return hashlib.sha256(out).digest()
-
-
-class Keystream:
-    """RFC 8439 ChaCha20 keystream (key = deck seed, nonce = 0, counter from 0) as
-    little-endian 32-bit words."""
-
-    def __init__(self, key):
-        cipher = Cipher(algorithms.ChaCha20(key, b"\x00" * 16), mode=None)
-        self._enc = cipher.encryptor()
-        self._words = []
-        self._pos = 0
-
-    def next_word(self):
-        if self._pos == len(self._words):
-            block = self._enc.update(b"\x00" * 64)
-            self._words = list(struct.unpack("<16I", block))
-            self._pos = 0
-        w = self._words[self._pos]
-        self._pos += 1
-        return w
-
-
-def uniform(bound, ks):
-    zone = (1 << 32) - ((1 << 32) % bound)
-    while True:
-        x = ks.next_word()
-        if x < zone:
-            return x % bound
+    return hashlib.sha256(deck_seed_preimage(server_seed, hand_id, shuffle, client_seeds)).digest()
 
 
 def shuffle_order(cards, seed):
     """The order (top first) of `cards` (in canonical order) under deck seed `seed`."""
-    ks = Keystream(seed)
-    a = list(range(len(cards)))
-    for i in range(len(cards) - 1, 0, -1):
-        j = uniform(i + 1, ks)
-        a[i], a[j] = a[j], a[i]
-    return [cards[i] for i in a]
+    return [cards[i] for i in fisher_yates(len(cards), Keystream(seed))]
 
 
 # --- The events (docs/EVENT-LOG.md §3, §11) --------------------------------------------

@@ -174,7 +174,7 @@ def check_vector(v):
     expect("order", [cards[i] for i in perm] if cards is not None else None)
     # The pack of each dealt card of a several-pack deck: its canonical position divided by
     # the size of one pack (SHUFFLE.md section 7).
-    packs = DECK_PACKS.get(v["deck"], 1) if v["deck"] is not None else 1
+    packs = DECK_PACKS.get(v["deck"], 1)
     if packs > 1:
         per_pack = n // packs
         expect("packs", [i // per_pack for i in perm])
