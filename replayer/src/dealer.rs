@@ -958,9 +958,9 @@ impl LiveHand {
         }
         // Card conservation, from the core's zones (every engine keeps its cards there):
         // checked at every event, live and on verification.
-        self.engine
-            .check_cards()
-            .map_err(|e| Mismatch::new("cards", "every card in exactly one place", e))?;
+        self.engine.zones().check().map_err(|e| {
+            Mismatch::new("cards", "every card in exactly one place", e.to_string())
+        })?;
         self.next_seq = self.next_seq.saturating_add(1);
         self.last_time_ms = event.time_ms;
         Ok(())
@@ -1452,7 +1452,7 @@ impl LiveHand {
         }
     }
 
-    /// The engine, for the property suite's checks ([`DynHand::check_cards`],
+    /// The engine, for the property suite's checks ([`DynHand::zones`],
     /// [`DynHand::leak`], [`DynHand::check_legal`]).
     pub fn engine(&self) -> &dyn DynHand {
         self.engine.as_ref()

@@ -655,8 +655,6 @@ pub trait DynHand: Send + Sync + fmt::Debug {
     fn clone_box(&self) -> Box<dyn DynHand>;
     /// Every card of the hand ([`Game::zones`]).
     fn zones(&self) -> &crate::zones::Zones;
-    /// Card conservation ([`crate::zones::Zones::check`]).
-    fn check_cards(&self) -> Result<(), String>;
     /// The no-leak check for one viewer: the faces `viewer` may not see are permuted among
     /// themselves (choices drawn from `seed`) and the view must not change. `Some` names
     /// what changed.
@@ -934,10 +932,6 @@ where
 
     fn zones(&self) -> &crate::zones::Zones {
         G::zones(&self.state)
-    }
-
-    fn check_cards(&self) -> Result<(), String> {
-        G::zones(&self.state).check().map_err(|e| e.to_string())
     }
 
     fn leak(&self, viewer: Viewer, seed: u64) -> Option<String> {

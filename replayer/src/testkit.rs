@@ -274,7 +274,7 @@ fn step_invariants(
     pool: &mut Vec<Value>,
 ) -> Result<(), String> {
     let engine = hand.engine();
-    engine.check_cards()?;
+    engine.zones().check().map_err(|e| e.to_string())?;
     // The public's view at every step, and one seat's in turn (every seat's over a hand).
     let seat = u8::try_from(seed % u64::from(players.max(1))).unwrap_or(0);
     for v in [Viewer::Public, Viewer::Seat(SeatIndex(seat))] {

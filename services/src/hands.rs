@@ -1188,8 +1188,7 @@ pub async fn quarantine(
     shown.status = HandStatus::Quarantined;
     shown.ended_ms = row.ended_ms.or(Some(now));
     shown.quarantine = Some(record.clone());
-    let answer = quarantined_view(&shown)
-        .ok_or_else(|| ApiError::internal("a quarantined hand without its record"))?;
+    let answer = quarantined_view(&shown)?;
     let reply = Reply::new(StatusCode::OK, answer)?;
     let req = QuarantineRequest {
         club_id: row.club_id.clone(),
@@ -1403,10 +1402,15 @@ pub async fn start(
 // ---------------------------------------------------------------------------------------
 // Reading
 
-/// A quarantined hand's row as shown; `None` for a hand that is not quarantined.
-fn quarantined_view(row: &HandRow) -> Option<QuarantinedHand> {
-    let q = row.quarantine.as_ref()?;
-    (row.status == HandStatus::Quarantined).then(|| QuarantinedHand {
+/// A quarantined hand's row as shown; an internal error for a row that is not a
+/// quarantined hand with its record.
+fn quarantined_view(row: &HandRow) -> ApiResult<QuarantinedHand> {
+    let q = row
+        .quarantine
+        .as_ref()
+        .filter(|_| row.status == HandStatus::Quarantined)
+        .ok_or_else(|| ApiError::internal("a quarantined hand without its record"))?;
+    Ok(QuarantinedHand {
         hand_id: row.hand_id.clone(),
         table_id: row.table_id.clone(),
         hand_no: row.hand_no,
@@ -1423,9 +1427,7 @@ fn quarantined_view(row: &HandRow) -> Option<QuarantinedHand> {
 pub async fn detail(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<HandAnswer> {
     let row = read_hand_row(svc, caller, hand_id).await?;
     if row.status == HandStatus::Quarantined {
-        return quarantined_view(&row)
-            .map(HandAnswer::Quarantined)
-            .ok_or_else(|| ApiError::internal("a quarantined hand without its record"));
+        return quarantined_view(&row).map(HandAnswer::Quarantined);
     }
     with_hand(svc, &row, |l| {
         let h = &l.hand;
