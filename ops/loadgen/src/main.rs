@@ -3,7 +3,8 @@
 //!
 //! * `appends`: durable append throughput and latency of `PgStore::append`, one club
 //!   with C concurrent Bist-o-yek hands, against a baseline of plain single-row
-//!   autocommit INSERTs of event-sized rows over the same pool settings.
+//!   autocommit INSERTs of event-sized rows over the same pool settings; and the
+//!   sequencer's lag, sampled during every append slice (`lag`).
 //! * `history`: bulk-loads ~1M events with their hands, then times `Store::list_hands`
 //!   with a mix of filters and cursor paging.
 //! * `crash drive` / `crash check`: HTTP load on many tables of a running service, and
@@ -18,6 +19,7 @@ mod appends;
 mod common;
 mod crash;
 mod history;
+mod lag;
 
 use clap::{Parser, Subcommand};
 
