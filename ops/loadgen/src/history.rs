@@ -587,15 +587,16 @@ async fn load_hands(
     {
         let sink = tx
             .copy_in(
-                "COPY hand_players (club_id, hand_id, seat, player) FROM STDIN (FORMAT binary)",
+                "COPY hand_players (club_id, hand_id, seat, player, started_ms) \
+                 FROM STDIN (FORMAT binary)",
             )
             .await?;
-        let types = [Type::TEXT, Type::TEXT, Type::INT2, Type::TEXT];
+        let types = [Type::TEXT, Type::TEXT, Type::INT2, Type::TEXT, Type::INT8];
         let mut w = pin!(BinaryCopyInWriter::new(sink, &types));
         for h in hands {
             let club = club_id(h.club);
             for (seat, p) in (0i16..).zip(&h.players) {
-                let row: [&(dyn ToSql + Sync); 4] = [&club, &h.hand_id, &seat, p];
+                let row: [&(dyn ToSql + Sync); 5] = [&club, &h.hand_id, &seat, p, &h.started_ms];
                 w.as_mut().write(&row).await.context("COPY hand_players")?;
             }
         }

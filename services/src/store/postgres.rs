@@ -1144,8 +1144,35 @@ impl Store for PgStore {
     ) -> Result<Vec<HandRow>, StoreError> {
         let status = filter.status.map(|s| s.as_str());
         let limit = page_limit(filter.limit);
-        let mut sql = format!("SELECT {HAND_READ} FROM hands h WHERE h.club_id = $1");
         let mut params: Vec<&(dyn ToSql + Sync)> = vec![&club_id];
+        let (mut sql, by) = match &filter.player {
+            Some(p) => {
+                // The player's hands newest first, from their own index, each joined to
+                // its row: one index entry and one row per hand listed, however long the
+                // player's history (an EXISTS per hand read all of the player's hands
+                // and sorted them, ops/README.md, fifth round). DISTINCT ON: a player
+                // may hold two seats of one hand.
+                let mut inner = String::from(
+                    "SELECT DISTINCT ON (p.started_ms, p.hand_id) p.started_ms, p.hand_id \
+                     FROM hand_players p WHERE p.club_id = $1",
+                );
+                bind(&mut inner, &mut params, " AND p.player = $?", p);
+                bind_bounds(filter, &mut inner, &mut params, "p");
+                inner.push_str(" ORDER BY p.started_ms DESC, p.hand_id DESC");
+                (
+                    format!(
+                        "SELECT {HAND_READ} FROM ({inner}) p JOIN hands h \
+                         ON h.club_id = $1 AND h.hand_id = p.hand_id WHERE h.club_id = $1"
+                    ),
+                    "p",
+                )
+            }
+            None => {
+                let mut sql = format!("SELECT {HAND_READ} FROM hands h WHERE h.club_id = $1");
+                bind_bounds(filter, &mut sql, &mut params, "h");
+                (sql, "h")
+            }
+        };
         if let Some(t) = &filter.table_id {
             bind(&mut sql, &mut params, " AND h.table_id = $?", t);
         }
@@ -1155,34 +1182,10 @@ impl Store for PgStore {
         if let Some(s) = &status {
             bind(&mut sql, &mut params, " AND h.status = $?", s);
         }
-        if let Some(from) = &filter.started_from_ms {
-            bind(&mut sql, &mut params, " AND h.started_ms >= $?", from);
-        }
-        if let Some(to) = &filter.started_to_ms {
-            bind(&mut sql, &mut params, " AND h.started_ms < $?", to);
-        }
-        if let Some((ms, id)) = &filter.cursor {
-            bind(
-                &mut sql,
-                &mut params,
-                " AND (h.started_ms, h.hand_id) < ($?",
-                ms,
-            );
-            bind(&mut sql, &mut params, ", $?)", id);
-        }
-        if let Some(p) = &filter.player {
-            bind(
-                &mut sql,
-                &mut params,
-                " AND EXISTS (SELECT 1 FROM hand_players p WHERE p.club_id = h.club_id \
-                 AND p.hand_id = h.hand_id AND p.player = $?)",
-                p,
-            );
-        }
         bind(
             &mut sql,
             &mut params,
-            " ORDER BY h.started_ms DESC, h.hand_id DESC LIMIT $?",
+            &format!(" ORDER BY {by}.started_ms DESC, {by}.hand_id DESC LIMIT $?"),
             &limit,
         );
         let client = self.read_client().await?;
@@ -1208,6 +1211,32 @@ impl Store for PgStore {
             .await
             .map_err(map_pg)?;
         row.as_ref().map(hand_from).transpose()
+    }
+}
+
+/// A [`HandFilter`]'s time bounds and cursor on the table aliased `t`: they narrow the
+/// index walk that gives a page its order, `hands_started_idx` (or the table's) for `h`,
+/// the player's rows of `hand_players` by start (V8) for `p`.
+fn bind_bounds<'a>(
+    filter: &'a HandFilter,
+    sql: &mut String,
+    params: &mut Vec<&'a (dyn ToSql + Sync)>,
+    t: &str,
+) {
+    if let Some(from) = &filter.started_from_ms {
+        bind(sql, params, &format!(" AND {t}.started_ms >= $?"), from);
+    }
+    if let Some(to) = &filter.started_to_ms {
+        bind(sql, params, &format!(" AND {t}.started_ms < $?"), to);
+    }
+    if let Some((ms, id)) = &filter.cursor {
+        bind(
+            sql,
+            params,
+            &format!(" AND ({t}.started_ms, {t}.hand_id) < ($?"),
+            ms,
+        );
+        bind(sql, params, ", $?)", id);
     }
 }
 
@@ -1301,14 +1330,23 @@ async fn create_hand_one(
         let stmt = tx
             .prepare_cached(
                 "INSERT INTO hand_players (club_id, hand_id, seat, \
-                player) VALUES ($1, $2, $3, $4)",
+                player, started_ms) VALUES ($1, $2, $3, $4, $5)",
             )
             .await
             .map_err(map_pg)?;
         for (seat, player) in (0_i16..).zip(&hand.players) {
-            tx.execute(&stmt, &[&hand.club_id, &hand.hand_id, &seat, player])
-                .await
-                .map_err(map_pg)?;
+            tx.execute(
+                &stmt,
+                &[
+                    &hand.club_id,
+                    &hand.hand_id,
+                    &seat,
+                    player,
+                    &hand.started_ms,
+                ],
+            )
+            .await
+            .map_err(map_pg)?;
         }
         insert_events(&tx, std::slice::from_ref(first_event)).await?;
         insert_secrets(&tx, secrets).await?;
