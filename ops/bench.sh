@@ -7,8 +7,10 @@
 #   ops/bench.sh http [ARGS]     # actions through the HTTP API against the appends
 #
 # Environment: BENCH_DURATION_SECS (20), BENCH_CONCURRENCY (1,8,32), BENCH_EVENTS
-# (1000000), BENCH_QUERIES (2000), LOADGEN_BIN (a prebuilt loadgen: no build),
-# SERVICE_BIN (a prebuilt audit-service, for http: no build).
+# (1000000; growing sizes, comma-separated, e.g. 1000000,10000000: the history is
+# measured at each, the later against the first), BENCH_QUERIES (2000 per size),
+# LOADGEN_BIN (a prebuilt loadgen: no build), SERVICE_BIN (a prebuilt
+# audit-service, for http: no build).
 #
 # Each benchmark gets a fresh database bench_<random hex> on the local PostgreSQL
 # (DATABASE_URL_ADMIN, default postgres://postgres@127.0.0.1:5432/postgres, a role
@@ -85,6 +87,12 @@ run_appends() {
 
 run_history() {
   fresh_db
+  # 10M events take about 15 GB of the database's disk (ops/README.md, fifth round).
+  local datadir avail
+  datadir="$(psql "$ADMIN_URL" -Atqc 'SHOW data_directory' 2>/dev/null || true)"
+  avail="$(df -h --output=avail "${datadir:-/}" 2>/dev/null | tail -n 1 || true)"
+  [ -n "$avail" ] || avail="$(df -h --output=avail / | tail -n 1)"
+  say "history sizes $EVENTS events; disk free: ${avail// /}"
   "$BIN" history --events "$EVENTS" --queries "$QUERIES" --database-url "$DB_URL" "$@"
   drop_dbs
 }
