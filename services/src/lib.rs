@@ -48,6 +48,8 @@ pub struct Service {
     pub seal: SealKey,
     /// Running hands held in memory.
     pub live: hands::LiveHands,
+    /// Token rows read lately (`auth`).
+    pub tokens: auth::TokenCache,
     /// Metrics.
     pub metrics: Metrics,
 }
@@ -92,6 +94,7 @@ impl Service {
             keys,
             seal,
             live: hands::LiveHands::default(),
+            tokens: auth::TokenCache::default(),
             metrics,
         })
     }
