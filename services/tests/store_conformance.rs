@@ -1355,8 +1355,18 @@ async fn list_hands_filters_and_cursor(h: Harness) {
     ];
     for (filter, keep) in &cases {
         let want = newest_first(stored.iter().filter(|h| keep(h)).collect());
-        let got = ids(s.list_hands("c1", filter).await.unwrap());
-        assert_eq!(got, want, "filter {filter:?}");
+        let exact = s.list_hands("c1", filter).await.unwrap();
+        assert_eq!(ids(exact.clone()), want, "filter {filter:?}");
+        // The listing of the rows as stored: the same hands and rows, each next seq at
+        // most the true one.
+        let as_stored = s.list_hands_stored("c1", filter).await.unwrap();
+        assert_eq!(as_stored.len(), exact.len(), "filter {filter:?}");
+        for (a, b) in as_stored.iter().zip(&exact) {
+            assert!(a.next_seq <= b.next_seq, "{a:?} / {b:?}");
+            let mut a = a.clone();
+            a.next_seq = b.next_seq;
+            assert_eq!(&a, b, "filter {filter:?}");
+        }
     }
     // Sanity of the fixture itself.
     assert_eq!(ids(s.list_hands("c1", &all).await.unwrap()).len(), 14);

@@ -1,7 +1,8 @@
 //! `loadgen history`: bulk-loads a club history of ~N events (hands, their player
 //! projection and their events, consistent with the schema), then times
-//! `Store::list_hands` with a mix of filters and cursor paging, and the hand reads of
-//! the service (`Store::get_hand`, a page of `Store::list_events`, a whole hand).
+//! `Store::list_hands_stored` (what `GET /v1/hands` reads) with a mix of filters and
+//! cursor paging, and the hand reads of the service (`Store::get_hand`, a page of
+//! `Store::list_events`, a whole hand).
 //!
 //! With several sizes (`--events 1000000,10000000`) the history is loaded up to the
 //! first, measured, grown to the next and measured again: the same clubs and tables go
@@ -663,7 +664,8 @@ async fn measure(
         }
         for _ in 0..pages {
             let q0 = Instant::now();
-            let rows = store.list_hands(&club, &filter).await?;
+            // What GET /v1/hands reads: the rows as stored (no next seq per hand).
+            let rows = store.list_hands_stored(&club, &filter).await?;
             record(q0.elapsed(), rows.len(), &mut m);
             match rows.last() {
                 Some(last) if i64::try_from(rows.len()).unwrap_or(0) == args.page_size => {
@@ -675,7 +677,7 @@ async fn measure(
     }
     println!();
     println!(
-        "list_hands (page size {}) and hand reads: {} timed calls after {warmup} warm-up, one \
+        "list_hands_stored (page size {}) and hand reads: {} timed calls after {warmup} warm-up, one \
          client, {:.1} s",
         args.page_size,
         m.all.len(),
