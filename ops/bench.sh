@@ -8,7 +8,7 @@
 #
 # Environment: BENCH_DURATION_SECS (20), BENCH_CONCURRENCY (1,8,32), BENCH_EVENTS
 # (1000000; growing sizes, comma-separated, e.g. 1000000,10000000: the history is
-# measured at each, the later against the first), BENCH_QUERIES (2000 per size),
+# measured at each, the later against the first), BENCH_QUERIES (4000 per size),
 # LOADGEN_BIN (a prebuilt loadgen: no build), SERVICE_BIN (a prebuilt
 # audit-service, for http: no build).
 #
@@ -24,7 +24,7 @@ ADMIN_URL="${DATABASE_URL_ADMIN:-postgres://postgres@127.0.0.1:5432/postgres}"
 DURATION="${BENCH_DURATION_SECS:-20}"
 CONCURRENCY="${BENCH_CONCURRENCY:-1,8,32}"
 EVENTS="${BENCH_EVENTS:-1000000}"
-QUERIES="${BENCH_QUERIES:-2000}"
+QUERIES="${BENCH_QUERIES:-4000}"
 
 say() { printf '[bench.sh] %s\n' "$*" >&2; }
 
@@ -86,13 +86,24 @@ run_appends() {
 }
 
 run_history() {
-  fresh_db
-  # 10M events take about 15 GB of the database's disk (ops/README.md, fifth round).
-  local datadir avail
+  # About 1.45 kB of the database's disk per event, indexes and club_log included
+  # (10M events: ~14.5 GB; ops/README.md, fifth round), plus WAL on the way.
+  local datadir avail largest need
   datadir="$(psql "$ADMIN_URL" -Atqc 'SHOW data_directory' 2>/dev/null || true)"
-  avail="$(df -h --output=avail "${datadir:-/}" 2>/dev/null | tail -n 1 || true)"
-  [ -n "$avail" ] || avail="$(df -h --output=avail / | tail -n 1)"
-  say "history sizes $EVENTS events; disk free: ${avail// /}"
+  avail="$(df -B1 --output=avail "${datadir:-/}" 2>/dev/null | tail -n 1 | tr -d ' ' || true)"
+  case "$avail" in ''|*[!0-9]*) avail="$(df -B1 --output=avail / | tail -n 1 | tr -d ' ')" ;; esac
+  local e
+  largest=0
+  for e in ${EVENTS//,/ }; do
+    case "$e" in ''|*[!0-9]*) say "FATAL: BENCH_EVENTS must be numbers, comma-separated"; exit 2 ;; esac
+    [ "$e" -gt "$largest" ] && largest=$e
+  done
+  need=$(( largest * 1450 + 2 * 1024 * 1024 * 1024 ))
+  say "history sizes $EVENTS events: needs about $(( need / 1024 / 1024 / 1024 )) GB, $(( avail / 1024 / 1024 / 1024 )) GB free"
+  if [ "$avail" -lt "$need" ]; then
+    say "FATAL: not enough disk for $largest events"; exit 2
+  fi
+  fresh_db
   "$BIN" history --events "$EVENTS" --queries "$QUERIES" --database-url "$DB_URL" "$@"
   drop_dbs
 }

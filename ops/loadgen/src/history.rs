@@ -2,7 +2,7 @@
 //! projection and their events, consistent with the schema), then times
 //! `Store::list_hands_stored` (what `GET /v1/hands` reads) with a mix of filters and
 //! cursor paging, and the hand reads of the service (`Store::get_hand`, a page of
-//! `Store::list_events`, a whole hand).
+//! `Store::list_events`, a whole hand), of any hand of the history and of recent ones.
 //!
 //! With several sizes (`--events 1000000,10000000`) the history is loaded up to the
 //! first, measured, grown to the next and measured again: the same clubs and tables go
@@ -47,8 +47,9 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', default_value = "1000000")]
     events: Vec<u64>,
     /// Calls to time at each size (each page of a paged walk counts as one), round-robin
-    /// over the list_hands kinds and the hand reads.
-    #[arg(long, default_value_t = 2_000)]
+    /// over the list_hands kinds and the hand reads (500 of each kind by default, for a
+    /// steadier p99).
+    #[arg(long, default_value_t = 4_000)]
     queries: usize,
     /// The (throw-away) database to benchmark.
     #[arg(long, env = "DATABASE_URL")]
@@ -325,7 +326,7 @@ impl Generator {
 }
 
 /// The kinds of call timed, round-robin.
-const KINDS: [&str; 8] = [
+const KINDS: [&str; 10] = [
     "by table",
     "by player",
     "game+status",
@@ -334,7 +335,13 @@ const KINDS: [&str; 8] = [
     "hand row",
     "hand events (page of 100)",
     "whole hand (row + all events)",
+    "recent: hand events (page of 100)",
+    "recent: whole hand (row + all events)",
 ];
+
+/// The hands the `recent:` reads draw from: the newest of the history, the same number at
+/// every size (about a busy club-day's). The other hand reads draw from the whole history.
+const RECENT_HANDS: usize = 2_000;
 
 /// Latencies by kind at one size.
 #[derive(Default)]
@@ -342,6 +349,89 @@ struct Measured {
     events: u64,
     by_kind: BTreeMap<&'static str, (Latencies, usize, usize)>,
     all: Latencies,
+    /// Buffers per call by kind: all (hit and read), and read (not in shared_buffers).
+    buffers: BTreeMap<&'static str, (f64, f64)>,
+}
+
+/// Calls of each kind in the buffer census.
+const CENSUS_CALLS: usize = 40;
+
+/// The database's buffer counters: (hit, read).
+async fn blocks(admin: &tokio_postgres::Client) -> anyhow::Result<(i64, i64)> {
+    admin
+        .batch_execute("SELECT pg_stat_clear_snapshot()")
+        .await?;
+    let r = admin
+        .query_one(
+            "SELECT blks_hit, blks_read FROM pg_stat_database WHERE datname = current_database()",
+            &[],
+        )
+        .await?;
+    Ok((r.get(0), r.get(1)))
+}
+
+/// How many shared buffers a call of each kind touches (`pg_stat_database` around
+/// [`CENSUS_CALLS`] calls made on one connection, its statistics flushed after them):
+/// the work a call does, which the machine's load does not change, unlike its latency.
+/// "read" counts the buffers that were not in shared_buffers (read from the OS, its page
+/// cache or the disk).
+async fn census(
+    args: &Args,
+    gen: &Generator,
+    rng: &mut ChaCha8Rng,
+    span: Span,
+    admin: &tokio_postgres::Client,
+) -> anyhow::Result<BTreeMap<&'static str, (f64, f64)>> {
+    let one = PgStore::connect(&args.database_url, 1)?;
+    // The connection's prepared statements and catalog caches, first.
+    for kind in KINDS {
+        call(kind, args, &one, gen, rng, span).await?;
+    }
+    let flush = || async {
+        let c = one
+            .pool()
+            .get()
+            .await
+            .map_err(|e| anyhow::anyhow!("pool: {e}"))?;
+        c.batch_execute("SELECT pg_stat_force_next_flush()").await?;
+        drop(c);
+        // The backend flushes as it goes idle, before it answers the next query.
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        anyhow::Ok(())
+    };
+    let mut out = BTreeMap::new();
+    for kind in KINDS {
+        flush().await?;
+        let before = blocks(admin).await?;
+        let mut pages = 0usize;
+        for _ in 0..CENSUS_CALLS {
+            pages += call(kind, args, &one, gen, rng, span).await?.len();
+        }
+        flush().await?;
+        let after = blocks(admin).await?;
+        let n = pages.max(1) as f64;
+        out.insert(
+            kind,
+            (
+                ((after.0 - before.0) + (after.1 - before.1)) as f64 / n,
+                (after.1 - before.1) as f64 / n,
+            ),
+        );
+    }
+    println!();
+    println!(
+        "buffers per call ({CENSUS_CALLS} calls of each kind on one connection; a page of a \
+         paged walk counts as one call):"
+    );
+    println!();
+    println!("| kind | buffers per call | of which not in shared_buffers |");
+    println!("|---|---|---|");
+    for kind in KINDS {
+        if let Some((all, read)) = out.get(kind) {
+            println!("| {kind} | {all:.1} | {read:.1} |");
+        }
+    }
+    Ok(out)
 }
 
 pub async fn run(args: Args) -> anyhow::Result<()> {
@@ -519,16 +609,12 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             .unwrap_or(start_ms);
         // The same sequence of kinds and choices at every size.
         let mut qrng = ChaCha8Rng::seed_from_u64(args.seed.wrapping_add(0x5eed));
-        let mut m = measure(
-            &args,
-            &store,
-            &gen,
-            &mut qrng,
-            queries,
+        let span = Span {
             first_start,
             last_start,
-        )
-        .await?;
+        };
+        let mut m = measure(&args, &store, &gen, &mut qrng, queries, span).await?;
+        m.buffers = census(&args, &gen, &mut qrng, span, &admin).await?;
         m.events = u64::try_from(loaded).unwrap_or(0);
         results.push(m);
     }
@@ -559,6 +645,121 @@ async fn finish_hands(
     Ok(())
 }
 
+/// Where the history's hand starts lie, for the time-range kind.
+#[derive(Clone, Copy)]
+struct Span {
+    first_start: i64,
+    last_start: i64,
+}
+
+/// One call of `kind`: its pages' (latency, rows) (hand reads have one page).
+async fn call(
+    kind: &str,
+    args: &Args,
+    store: &PgStore,
+    gen: &Generator,
+    rng: &mut ChaCha8Rng,
+    span: Span,
+) -> anyhow::Result<Vec<(Duration, usize)>> {
+    let day = 86_400_000i64;
+    let c = rng_below(rng, args.clubs);
+    let club = club_id(c);
+    let table = &gen.tables[c][rng_below(rng, args.tables_per_club)];
+    let (recent, read_kind) = match kind.strip_prefix("recent: ") {
+        Some(k) => (true, k),
+        None => (false, kind),
+    };
+    if let Some(read) = read_kind
+        .strip_prefix("hand ")
+        .or(read_kind.strip_prefix("whole hand"))
+    {
+        // Any hand of the history, old or new; or one of the newest.
+        let from = if recent {
+            gen.all.len().saturating_sub(RECENT_HANDS)
+        } else {
+            0
+        };
+        let (hc, hand) = &gen.all[from + rng_below(rng, gen.all.len() - from)];
+        let hclub = club_id(*hc);
+        let q0 = Instant::now();
+        let rows = match read {
+            "row" => usize::from(store.get_hand(&hclub, hand).await?.is_some()),
+            "events (page of 100)" => store.list_events(&hclub, hand, 0, 100).await?.len(),
+            _ => {
+                // What GET /v1/hands/{id} and the bundle read of a finished hand: its
+                // row, then all of its events in pages of 1,000.
+                let row = store.get_hand(&hclub, hand).await?;
+                let mut n = usize::from(row.is_some());
+                let mut from = 0i64;
+                // Bounded: a template hand has far fewer than 1,000 x 100 events.
+                for _ in 0..100 {
+                    let page = store.list_events(&hclub, hand, from, 1000).await?;
+                    n += page.len();
+                    if page.len() < 1000 {
+                        break;
+                    }
+                    from += 1000;
+                }
+                n
+            }
+        };
+        return Ok(vec![(q0.elapsed(), rows)]);
+    }
+    let mut filter = HandFilter {
+        limit: args.page_size,
+        ..HandFilter::default()
+    };
+    let mut pages = 1usize;
+    match kind {
+        "by table" => filter.table_id = Some(table.id.clone()),
+        "by player" => {
+            filter.player = Some(table.regulars[rng_below(rng, table.regulars.len())].clone());
+        }
+        "game+status" => {
+            filter.game = Some(GameId::BistOYek.as_str().to_owned());
+            filter.status = Some(match rng_below(rng, 3) {
+                0 => HandStatus::Completed,
+                1 => HandStatus::Abandoned,
+                _ => HandStatus::InProgress,
+            });
+        }
+        "time range" => {
+            // One day somewhere in the club's history.
+            let width = span.last_start - span.first_start - day;
+            let width = usize::try_from(width.max(1)).unwrap_or(1);
+            let from = span.first_start + i64::try_from(rng_below(rng, width)).unwrap_or(0);
+            filter.started_from_ms = Some(from);
+            filter.started_to_ms = Some(from + day);
+        }
+        _ => {
+            // Whole club, or one table, or one player: 3 to 5 pages.
+            match rng_below(rng, 3) {
+                0 => {}
+                1 => filter.table_id = Some(table.id.clone()),
+                _ => {
+                    filter.player =
+                        Some(table.regulars[rng_below(rng, table.regulars.len())].clone());
+                }
+            }
+            pages = 3 + rng_below(rng, 3);
+        }
+    }
+    let mut out = Vec::new();
+    for _ in 0..pages {
+        let q0 = Instant::now();
+        // What GET /v1/hands reads: the rows as stored (no next seq per hand).
+        let rows = store.list_hands_stored(&club, &filter).await?;
+        out.push((q0.elapsed(), rows.len()));
+        match rows.last() {
+            Some(last) if i64::try_from(rows.len()).unwrap_or(0) == args.page_size => {
+                filter.cursor = Some((last.started_ms, last.hand_id.clone()));
+            }
+            _ => break,
+        }
+    }
+    Ok(out)
+}
+
 /// Times `queries` calls (after 100 warm-up calls), round-robin over [`KINDS`].
 async fn measure(
     args: &Args,
@@ -566,10 +767,8 @@ async fn measure(
     gen: &Generator,
     rng: &mut ChaCha8Rng,
     queries: usize,
-    first_start: i64,
-    last_start: i64,
+    span: Span,
 ) -> anyhow::Result<Measured> {
-    let day = 86_400_000i64;
     let mut m = Measured::default();
     let warmup = 100.min(queries);
     let mut done = 0usize;
@@ -579,10 +778,7 @@ async fn measure(
     while done < queries + warmup && round < (queries + warmup) * 2 {
         let kind = KINDS[round % KINDS.len()];
         round += 1;
-        let c = rng_below(rng, args.clubs);
-        let club = club_id(c);
-        let table = &gen.tables[c][rng_below(rng, args.tables_per_club)];
-        let mut record = |d: Duration, rows: usize, m: &mut Measured| {
+        for (d, rows) in call(kind, args, store, gen, rng, span).await? {
             if done >= warmup {
                 let e = m.by_kind.entry(kind).or_default();
                 e.0.push(d);
@@ -591,88 +787,6 @@ async fn measure(
                 m.all.push(d);
             }
             done += 1;
-        };
-        if let Some(read) = kind
-            .strip_prefix("hand ")
-            .or(kind.strip_prefix("whole hand"))
-        {
-            // Any hand of the history, old or new.
-            let (hc, hand) = &gen.all[rng_below(rng, gen.all.len())];
-            let hclub = club_id(*hc);
-            let q0 = Instant::now();
-            let rows = match read {
-                "row" => usize::from(store.get_hand(&hclub, hand).await?.is_some()),
-                "events (page of 100)" => store.list_events(&hclub, hand, 0, 100).await?.len(),
-                _ => {
-                    // What GET /v1/hands/{id} and the bundle read of a finished hand: its
-                    // row, then all of its events in pages of 1,000.
-                    let row = store.get_hand(&hclub, hand).await?;
-                    let mut n = usize::from(row.is_some());
-                    let mut from = 0i64;
-                    // Bounded: a template hand has far fewer than 1,000 x 100 events.
-                    for _ in 0..100 {
-                        let page = store.list_events(&hclub, hand, from, 1000).await?;
-                        n += page.len();
-                        if page.len() < 1000 {
-                            break;
-                        }
-                        from += 1000;
-                    }
-                    n
-                }
-            };
-            record(q0.elapsed(), rows, &mut m);
-            continue;
-        }
-        let mut filter = HandFilter {
-            limit: args.page_size,
-            ..HandFilter::default()
-        };
-        let mut pages = 1usize;
-        match kind {
-            "by table" => filter.table_id = Some(table.id.clone()),
-            "by player" => {
-                filter.player = Some(table.regulars[rng_below(rng, table.regulars.len())].clone());
-            }
-            "game+status" => {
-                filter.game = Some(GameId::BistOYek.as_str().to_owned());
-                filter.status = Some(match rng_below(rng, 3) {
-                    0 => HandStatus::Completed,
-                    1 => HandStatus::Abandoned,
-                    _ => HandStatus::InProgress,
-                });
-            }
-            "time range" => {
-                // One day somewhere in the club's history.
-                let span = usize::try_from((last_start - first_start - day).max(1)).unwrap_or(1);
-                let from = first_start + i64::try_from(rng_below(rng, span)).unwrap_or(0);
-                filter.started_from_ms = Some(from);
-                filter.started_to_ms = Some(from + day);
-            }
-            _ => {
-                // Whole club, or one table, or one player: 3 to 5 pages.
-                match rng_below(rng, 3) {
-                    0 => {}
-                    1 => filter.table_id = Some(table.id.clone()),
-                    _ => {
-                        filter.player =
-                            Some(table.regulars[rng_below(rng, table.regulars.len())].clone());
-                    }
-                }
-                pages = 3 + rng_below(rng, 3);
-            }
-        }
-        for _ in 0..pages {
-            let q0 = Instant::now();
-            // What GET /v1/hands reads: the rows as stored (no next seq per hand).
-            let rows = store.list_hands_stored(&club, &filter).await?;
-            record(q0.elapsed(), rows.len(), &mut m);
-            match rows.last() {
-                Some(last) if i64::try_from(rows.len()).unwrap_or(0) == args.page_size => {
-                    filter.cursor = Some((last.started_ms, last.hand_id.clone()));
-                }
-                _ => break,
-            }
         }
     }
     println!();
@@ -724,8 +838,10 @@ fn compare(results: &mut [Measured]) {
             m.events, first.events
         );
         println!();
-        println!("| kind | p50 ms | p50 ms | ratio | p99 ms | p99 ms | ratio | target |");
-        println!("|---|---|---|---|---|---|---|---|");
+        println!(
+            "| kind | p50 ms | p50 ms | ratio | p99 ms | p99 ms | ratio | target | buffers per call | buffers per call |"
+        );
+        println!("|---|---|---|---|---|---|---|---|---|---|");
         for kind in KINDS {
             let (Some(a), Some(b)) = (first.by_kind.get_mut(kind), m.by_kind.get_mut(kind)) else {
                 continue;
@@ -735,9 +851,16 @@ fn compare(results: &mut [Measured]) {
             let (r50, r99) = (b50 / a50.max(1e-6), b99 / a99.max(1e-6));
             let pass = r50 <= TARGET_GROWTH && r99 <= TARGET_GROWTH;
             failed |= !pass;
+            let bufs = |m: &Measured| {
+                m.buffers.get(kind).map_or("?".to_owned(), |(all, read)| {
+                    format!("{all:.1} ({read:.1} read)")
+                })
+            };
             println!(
-                "| {kind} | {a50:.2} | {b50:.2} | {r50:.2} | {a99:.2} | {b99:.2} | {r99:.2} | {} |",
-                if pass { "PASS" } else { "FAIL" }
+                "| {kind} | {a50:.2} | {b50:.2} | {r50:.2} | {a99:.2} | {b99:.2} | {r99:.2} | {} | {} | {} |",
+                if pass { "PASS" } else { "FAIL" },
+                bufs(first),
+                bufs(m),
             );
         }
     }
