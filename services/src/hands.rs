@@ -1299,17 +1299,24 @@ pub async fn start(
     };
     let key = svc.keys.current();
     let now = now_ms();
-    let (mut hand, first) =
+    let (mut hand, mut all) =
         LiveHand::start(params, SeedSource::Os, key, now).map_err(dealer_error)?;
     let commitment = hand
         .commitments()
         .first()
         .map(|c| c.to_hex())
         .unwrap_or_default();
-    let after_first = hand.clone();
-    let more = hand.settle_after_start(key, now).map_err(dealer_error)?;
-    let mut all = first.clone();
-    all.extend(more.iter().cloned());
+    // A game that shuffles as soon as the hand starts (Hokm, Bluff, or any table
+    // without client entropy) deals here: those events are written with the start, in
+    // its one commit.
+    all.extend(hand.settle_after_start(key, now).map_err(dealer_error)?);
+    if hand.status() != dealer::HandStatus::InProgress {
+        // No game ends a hand before anyone acts; a start that did would need the
+        // table's match state written with it, which a start does not write.
+        return Err(ApiError::internal(
+            "the game ended the hand in its own start",
+        ));
+    }
     let head = all.last().map_or(Hash::ZERO, |r| r.hash);
     let reply = Reply::new(
         StatusCode::CREATED,
@@ -1323,7 +1330,7 @@ pub async fn start(
             head: head.to_hex(),
             commitment,
             client_entropy,
-            events: all,
+            events: all.clone(),
             to_act: hand.to_act().into(),
         },
     )?;
@@ -1343,20 +1350,19 @@ pub async fn start(
         abandon_reason: None,
         quarantine: None,
     };
-    let first_row = first
-        .first()
+    let rows = all
+        .iter()
         .map(|r| event_row(club, r, now_i))
-        .transpose()?
-        .ok_or_else(|| ApiError::internal("no first event"))?;
-    let secrets = sealed::seal_seeds(svc, club, &after_first, 0)?;
-    let idem_row = match (&idem, more.is_empty()) {
-        (Some(c), true) => Some(c.row(&svc.seal, &reply, now_i)?),
-        _ => None,
-    };
+        .collect::<ApiResult<Vec<_>>>()?;
+    let secrets = sealed::seal_seeds(svc, club, &hand, 0)?;
+    let idem_row = idem
+        .as_ref()
+        .map(|c| c.row(&svc.seal, &reply, now_i))
+        .transpose()?;
     let t0 = Instant::now();
     let created = svc
         .store
-        .create_hand(&row, &first_row, &secrets, idem_row.as_ref())
+        .create_hand(&row, &rows, &secrets, idem_row.as_ref())
         .await;
     svc.metrics
         .append_seconds
@@ -1371,31 +1377,18 @@ pub async fn start(
                 "the table has a hand in progress",
             ));
         }
+        Err(StoreError::IdempotencyConflict) => {
+            svc.metrics
+                .conflicts
+                .with_label_values(&["idempotency"])
+                .inc();
+            return Err(StoreError::IdempotencyConflict.into());
+        }
         Err(e) => return Err(e.into()),
     }
     svc.metrics.hands.with_label_values(&["started"]).inc();
-    if !more.is_empty() {
-        let mut stored = row.clone();
-        stored.next_seq = 1;
-        append(
-            svc,
-            &stored,
-            1,
-            after_first.server_seeds().len(),
-            &hand,
-            &more,
-            None,
-            idem.as_ref(),
-            &reply,
-        )
-        .await??;
-    }
-    if hand.status() == dealer::HandStatus::InProgress {
-        let slot = svc.live.slot(club, &hand_id);
-        *slot.lock().await = Some(Loaded { hand, head });
-    } else {
-        count_end(svc, &hand);
-    }
+    let slot = svc.live.slot(club, &hand_id);
+    *slot.lock().await = Some(Loaded { hand, head });
     Ok(reply)
 }
 

@@ -198,6 +198,7 @@ conformance!(
     clubs_and_api_keys,
     tables_with_seats_and_tokens,
     create_hand_and_append,
+    a_start_that_deals_is_one_write,
     stale_append_conflicts_and_writes_nothing,
     appends_after_the_end_count_in_next_seq,
     concurrent_appends_one_winner,
@@ -379,7 +380,7 @@ async fn club_with_table(s: &dyn Store, club_id: &str, table_id: &str) {
 }
 
 async fn start_hand(s: &dyn Store, h: &HandRow) {
-    s.create_hand(h, &event(&h.club_id, &h.hand_id, 0), &[], None)
+    s.create_hand(h, &[event(&h.club_id, &h.hand_id, 0)], &[], None)
         .await
         .expect("create hand");
 }
@@ -609,7 +610,7 @@ async fn create_hand_and_append(h: Harness) {
     let secrets = [secret("c1", "h1", 0)];
     s.create_hand(
         &h1,
-        &event("c1", "h1", 0),
+        &[event("c1", "h1", 0)],
         &secrets,
         Some(&idem("c1", "start-h1")),
     )
@@ -693,6 +694,85 @@ async fn create_hand_and_append(h: Harness) {
         s.append(&append_req("c1", "ghost", 1, 1)).await,
         Err(StoreError::NotFound("hand"))
     ));
+}
+
+/// A start that deals at once (Hokm, Bluff, tables without client entropy) is one
+/// `create_hand` with every event of the start and every seed: written whole, with or
+/// without an idempotency record, and refused whole.
+async fn a_start_that_deals_is_one_write(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    for t in ["t2", "t3"] {
+        s.create_table(&table("c1", t, "hokm", &PLAYERS), None)
+            .await
+            .unwrap();
+    }
+    let three = |hand: &str| (0..3).map(|q| event("c1", hand, q)).collect::<Vec<_>>();
+    for (table, hand_id, key) in [("t1", "h1", None), ("t2", "h2", Some("start-h2"))] {
+        let h1 = hand("c1", hand_id, table, "hokm", 1, 5_000, &PLAYERS);
+        let secrets = [secret("c1", hand_id, 0), secret("c1", hand_id, 1)];
+        let idem_row = key.map(|k| idem("c1", k));
+        s.create_hand(&h1, &three(hand_id), &secrets, idem_row.as_ref())
+            .await
+            .unwrap();
+        assert_eq!(seqs(s, "c1", hand_id).await, vec![0, 1, 2], "{hand_id}");
+        assert_eq!(
+            s.get_secrets("c1", hand_id).await.unwrap(),
+            secrets.to_vec()
+        );
+        assert_eq!(
+            s.get_hand("c1", hand_id).await.unwrap().unwrap().next_seq,
+            3,
+            "{hand_id}"
+        );
+        // The hand goes on from seq 3, and a writer who thought it was at 1 is told 3.
+        assert!(matches!(
+            s.append(&append_req("c1", hand_id, 1, 1)).await,
+            Err(StoreError::Conflict {
+                expected: 1,
+                found: 3
+            })
+        ));
+        s.append(&append_req("c1", hand_id, 3, 1)).await.unwrap();
+        assert_eq!(seqs(s, "c1", hand_id).await, vec![0, 1, 2, 3], "{hand_id}");
+    }
+
+    // A used key refuses the whole start: no hand, no event, no seed.
+    let h3 = hand("c1", "h3", "t3", "hokm", 1, 5_000, &PLAYERS);
+    assert!(matches!(
+        s.create_hand(
+            &h3,
+            &three("h3"),
+            &[secret("c1", "h3", 0)],
+            Some(&idem("c1", "start-h2"))
+        )
+        .await,
+        Err(StoreError::IdempotencyConflict)
+    ));
+    assert_eq!(s.get_hand("c1", "h3").await.unwrap(), None);
+    assert_eq!(seqs(s, "c1", "h3").await, Vec::<i64>::new());
+    assert_eq!(s.get_secrets("c1", "h3").await.unwrap(), vec![]);
+
+    // Events that are not the hand's, consecutive from 0, are refused before anything
+    // is written.
+    let mut gap = three("h3");
+    gap.remove(1);
+    let mut other = three("h3");
+    other[2] = event("c1", "h9", 2);
+    for bad in [vec![], three("h3")[1..].to_vec(), gap, other] {
+        assert!(matches!(
+            s.create_hand(&h3, &bad, &[], None).await,
+            Err(StoreError::Internal(_))
+        ));
+    }
+    assert_eq!(s.get_hand("c1", "h3").await.unwrap(), None);
+    sequence_all(s).await.unwrap();
+    let order = s.list_club_events("c1", 0, 100).await.unwrap();
+    assert_eq!(
+        order.len(),
+        8,
+        "every event written has one place in the club's order"
+    );
 }
 
 /// The store does not refuse an append to a hand that is over (the service does); when
@@ -853,7 +933,7 @@ async fn many_hands_of_one_club_at_once(h: Harness) {
                 let create_idem = (t % 2 == 0).then(|| idem("c1", &format!("create-{t}")));
                 s.create_hand(
                     &hr,
-                    &event("c1", &hand_id, 0),
+                    &[event("c1", &hand_id, 0)],
                     &[secret("c1", &hand_id, 0)],
                     create_idem.as_ref(),
                 )
@@ -1022,7 +1102,7 @@ async fn idempotency_conflict_writes_nothing(h: Harness) {
     assert!(matches!(
         s.create_hand(
             &hand("c1", "h2", "t2", "hokm", 1, 6_000, &PLAYERS),
-            &event("c1", "h2", 0),
+            &[event("c1", "h2", 0)],
             &[secret("c1", "h2", 0)],
             Some(&idem("c1", "K")),
         )
@@ -1424,7 +1504,7 @@ async fn current_hand_and_one_in_progress_per_table(h: Harness) {
     let r = s
         .create_hand(
             &h2,
-            &event("c1", "h2", 0),
+            &[event("c1", "h2", 0)],
             &[secret("c1", "h2", 0)],
             Some(&idem("c1", "h2")),
         )
@@ -1462,7 +1542,7 @@ async fn current_hand_and_one_in_progress_per_table(h: Harness) {
     let reused = hand("c1", "h4", "t1", "hokm", 2, 7_000, &PLAYERS);
     assert_eq!(
         conflict(
-            s.create_hand(&reused, &event("c1", "h4", 0), &[], None)
+            s.create_hand(&reused, &[event("c1", "h4", 0)], &[], None)
                 .await
         ),
         (2, 3)
@@ -1473,7 +1553,7 @@ async fn current_hand_and_one_in_progress_per_table(h: Harness) {
     assert!(matches!(
         s.create_hand(
             &hand("c1", "h1", "t1", "hokm", 3, 7_000, &PLAYERS),
-            &event("c1", "h1", 0),
+            &[event("c1", "h1", 0)],
             &[],
             None
         )
@@ -1483,7 +1563,7 @@ async fn current_hand_and_one_in_progress_per_table(h: Harness) {
     assert!(matches!(
         s.create_hand(
             &hand("c1", "h5", "t9", "hokm", 1, 7_000, &PLAYERS),
-            &event("c1", "h5", 0),
+            &[event("c1", "h5", 0)],
             &[],
             None
         )
@@ -1500,7 +1580,7 @@ async fn clubs_see_only_their_own_rows(h: Harness) {
         .unwrap();
     s.create_hand(
         &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS),
-        &event("c1", "h1", 0),
+        &[event("c1", "h1", 0)],
         &[secret("c1", "h1", 0)],
         Some(&idem("c1", "start")),
     )
@@ -1530,7 +1610,7 @@ async fn clubs_see_only_their_own_rows(h: Harness) {
     assert!(matches!(
         s.create_hand(
             &hand("c2", "h2", "t1", "hokm", 1, 5_000, &PLAYERS),
-            &event("c2", "h2", 0),
+            &[event("c2", "h2", 0)],
             &[],
             None
         )
@@ -1900,8 +1980,13 @@ async fn pg_a_refused_new_hand_leaves_its_batch_their_outcomes() {
             let append = append_req("c1", "h3", 1 + round, 1);
             let fresh_secrets = [secret("c1", &fresh.hand_id, 0)];
             let (a, b, c) = tokio::join!(
-                s.create_hand(&late, &late_first, &[], None),
-                s.create_hand(&fresh, &fresh_first, &fresh_secrets, None),
+                s.create_hand(&late, std::slice::from_ref(&late_first), &[], None),
+                s.create_hand(
+                    &fresh,
+                    std::slice::from_ref(&fresh_first),
+                    &fresh_secrets,
+                    None
+                ),
                 s.append(&append),
             );
             assert!(matches!(a, Err(StoreError::Conflict { .. })), "{a:?}");
@@ -2199,7 +2284,7 @@ async fn pg_retries_alone_need_no_second_connection() {
         // t1 has h1 in progress: a second hand is refused, the statement fails.
         let late = hand("c1", "h2", "t1", "hokm", 2, 6_000, &PLAYERS);
         let late_first = event("c1", "h2", 0);
-        let r = within(s.create_hand(&late, &late_first, &[], None))
+        let r = within(s.create_hand(&late, std::slice::from_ref(&late_first), &[], None))
             .await
             .expect("the refused hand is answered at once");
         assert!(matches!(r, Err(StoreError::Conflict { .. })), "{r:?}");

@@ -523,8 +523,11 @@ pub trait Store: Send + Sync {
     /// first. A racing `create_hand` with the same number gets a conflict.
     async fn next_hand_no(&self, club_id: &str, table_id: &str) -> Result<i64, StoreError>;
 
-    /// Starts a hand: the hand row, its player projection, its first event (`seq` 0),
-    /// its sealed secrets and the idempotency record, all or nothing.
+    /// Starts a hand: the hand row, its player projection, the events its start makes
+    /// (`seq` 0 and on: `hand_started`, and the first shuffle and deal when the game
+    /// shuffles at once), the sealed seeds of those shuffles and the idempotency record,
+    /// all in one transaction. A start is one commit, so a crash never leaves a hand
+    /// that began but did not deal, nor a request whose key replays half of it.
     ///
     /// [`StoreError::Conflict`] if the table already has a hand in progress or the
     /// `hand_no` is taken, [`StoreError::NotFound`] for an unknown table,
@@ -533,7 +536,7 @@ pub trait Store: Send + Sync {
     async fn create_hand(
         &self,
         hand: &HandRow,
-        first_event: &EventRow,
+        events: &[EventRow],
         secrets: &[SecretRow],
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError>;
@@ -700,20 +703,22 @@ fn check_idem(club_id: &str, idem: Option<&IdemRow>) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Checks the shape of a new hand: first event `seq` 0 of this hand, at most
-/// `i16::MAX` players, secrets and idempotency record of the same club and hand.
+/// Checks the shape of a new hand: one or more events of this hand, consecutive from
+/// `seq` 0, at most `i16::MAX` players, secrets and idempotency record of the same club
+/// and hand.
 fn check_new_hand(
     hand: &HandRow,
-    first_event: &EventRow,
+    events: &[EventRow],
     secrets: &[SecretRow],
     idem: Option<&IdemRow>,
 ) -> Result<(), StoreError> {
-    if first_event.club_id != hand.club_id
-        || first_event.hand_id != hand.hand_id
-        || first_event.seq != 0
+    if events.is_empty()
+        || (0_i64..).zip(events).any(|(seq, ev)| {
+            ev.club_id != hand.club_id || ev.hand_id != hand.hand_id || ev.seq != seq
+        })
     {
         return Err(StoreError::Internal(
-            "create_hand: the first event must be seq 0 of the hand".into(),
+            "create_hand: the events must be the hand's, consecutive from seq 0".into(),
         ));
     }
     if i16::try_from(hand.players.len()).is_err() {

@@ -877,17 +877,17 @@ impl Store for PgStore {
     async fn create_hand(
         &self,
         hand: &HandRow,
-        first_event: &EventRow,
+        events: &[EventRow],
         secrets: &[SecretRow],
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError> {
-        check_new_hand(hand, first_event, secrets, idem)?;
+        check_new_hand(hand, events, secrets, idem)?;
         self.writer
             .submit(
                 &self.pool,
                 Op::Create {
                     hand: Box::new(hand.clone()),
-                    first_event: first_event.clone(),
+                    events: events.to_vec(),
                     secrets: secrets.to_vec(),
                     idem: idem.cloned(),
                 },
@@ -1274,11 +1274,11 @@ fn new_hand_params<'a>(hand: &'a HandRow, status: &'a &'a str) -> [&'a (dyn ToSq
 async fn create_hand_one(
     client: &mut Object,
     hand: &HandRow,
-    first_event: &EventRow,
+    events: &[EventRow],
     secrets: &[SecretRow],
     idem: Option<&IdemRow>,
 ) -> Result<(), StoreError> {
-    check_new_hand(hand, first_event, secrets, idem)?;
+    check_new_hand(hand, events, secrets, idem)?;
     let tx = client.transaction().await.map_err(map_pg)?;
     let result: Result<(), Fail> = async {
         if let Some(idem) = idem {
@@ -1310,7 +1310,7 @@ async fn create_hand_one(
                 .await
                 .map_err(map_pg)?;
         }
-        insert_events(&tx, std::slice::from_ref(first_event)).await?;
+        insert_events(&tx, events).await?;
         insert_secrets(&tx, secrets).await?;
         Ok(())
     }

@@ -909,14 +909,16 @@ impl Store for SqliteStore {
     async fn create_hand(
         &self,
         hand: &HandRow,
-        first_event: &EventRow,
+        events: &[EventRow],
         secrets: &[SecretRow],
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError> {
-        check_new_hand(hand, first_event, secrets, idem)?;
-        let (h, ev, secrets, idem) = (
+        check_new_hand(hand, events, secrets, idem)?;
+        let n = i64::try_from(events.len())
+            .map_err(|_| StoreError::Internal("create_hand: too many events".into()))?;
+        let (h, events, secrets, idem) = (
             hand.clone(),
-            first_event.clone(),
+            events.to_vec(),
             secrets.to_vec(),
             idem.cloned(),
         );
@@ -968,8 +970,9 @@ impl Store for SqliteStore {
                     found: next_no,
                 });
             }
+            // `next_seq` is exact here: the checks of later appends read it.
             tx.prepare_cached(&format!(
-                "INSERT INTO hands ({HAND_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, \
+                "INSERT INTO hands ({HAND_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?12, ?7, \
                     ?8, ?9, ?10, ?11)"
             ))
             .and_then(|mut s| {
@@ -984,7 +987,8 @@ impl Store for SqliteStore {
                     h.started_ms,
                     h.ended_ms,
                     opt_json(h.outcome.as_ref()).map_err(to_sql_err)?,
-                    h.abandon_reason
+                    h.abandon_reason,
+                    n
                 ])
             })
             .map_err(map_sqlite)?;
@@ -998,8 +1002,8 @@ impl Store for SqliteStore {
                 stmt.execute(params![h.club_id, h.hand_id, seat, player])
                     .map_err(map_sqlite)?;
             }
-            let gid = claim_gids(tx, &h.club_id, 1)?;
-            insert_events(tx, std::slice::from_ref(&ev), gid)?;
+            let gid = claim_gids(tx, &h.club_id, n)?;
+            insert_events(tx, &events, gid)?;
             insert_secrets(tx, &secrets)
         })
         .await
