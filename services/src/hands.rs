@@ -651,7 +651,7 @@ async fn predecessor(
 fn initial_state(table: &crate::store::TableRow) -> ApiResult<Value> {
     let game: GameId = table.game.parse().map_err(ApiError::internal)?;
     registry(game)
-        .and_then(|e| e.new_match(&table.rules, &table.setup))
+        .and_then(|e| e.new_match(&table.rules, &crate::tables::game_setup(table)))
         .map_err(ApiError::internal)
 }
 
@@ -744,10 +744,21 @@ async fn restore(svc: &Service, row: &HandRow, upto: Option<u64>) -> ApiResult<(
     });
     let prefix = all.get(..upto_n.min(all.len())).unwrap_or(&[]);
     damage::integrity(svc, prefix)?;
+    let sealed_kept = sealed::kept_sealed(row, &all);
+    if !sealed_kept
+        && !matches!(
+            all.last().map(|r| &r.event.body),
+            Some(Body::SeedsRevealed { .. })
+        )
+    {
+        // A hand that is over restores its seeds from its reveal: without one, name the
+        // missing reveal rather than the first shuffle the fold cannot make.
+        return Err(Damage::at(total, damage::Check::Reveal).into());
+    }
     let (seeds, openings) = sealed::secrets_of(svc, row, &all).await?;
     let hand = LiveHand::restore(prefix, seeds, openings, SeedSource::Os)
         .map_err(|e| ApiError::from(Damage::of_restore(&e)))?;
-    if sealed::kept_sealed(row, &all) {
+    if sealed_kept {
         damage::seeds_match(prefix, hand.commitments(), hand.server_seeds())?;
     } else if upto.is_none() && !hand.is_revealed() {
         return Err(Damage::at(total, damage::Check::Reveal).into());

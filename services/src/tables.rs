@@ -217,7 +217,9 @@ pub fn client_entropy(t: &TableRow) -> bool {
         .unwrap_or(true)
 }
 
-fn game_setup(t: &TableRow) -> Value {
+/// The game's own setup of a table (its stored `setup` also holds the table's entropy
+/// settings).
+pub fn game_setup(t: &TableRow) -> Value {
     t.setup.get("setup").cloned().unwrap_or(Value::Null)
 }
 
