@@ -1,0 +1,22 @@
+//! The club transparency log: every event of every hand of a club is a leaf of one Merkle
+//! tree (RFC 6962 hashing), served as a C2SP tlog-tiles log.
+//!
+//! * [`hash`]: leaf and node hashes, the root of a list of leaves;
+//! * [`proof`]: inclusion and consistency proofs from stored subtree hashes ([`HashReader`]),
+//!   and their verification;
+//! * [`tile`]: tile and entry-bundle ids, paths and framing;
+//! * [`store`]: tile storage ([`TileReader`], [`TileWriter`]; in memory, in a directory) and
+//!   [`TileHashReader`], which answers subtree hashes from tiles.
+
+pub mod hash;
+pub mod proof;
+pub mod store;
+pub mod tile;
+
+pub use hash::{empty_root, leaf_hash, node_hash, root_of};
+pub use proof::{
+    consistency_proof, inclusion_proof, tree_root, verify_consistency, verify_inclusion,
+    HashReader, MemoryHashes, NodeId, ProofError,
+};
+pub use store::{DirTiles, MemoryTiles, StoreError, TileHashReader, TileReader, TileWriter};
+pub use tile::{TileId, TileKind, TilePathError};
