@@ -6,13 +6,16 @@
 //!   and their verification;
 //! * [`tile`]: tile and entry-bundle ids, paths and framing;
 //! * [`store`]: tile storage ([`TileReader`], [`TileWriter`]; in memory, in a directory) and
-//!   [`TileHashReader`], which answers subtree hashes from tiles.
+//!   [`TileHashReader`], which answers subtree hashes from tiles;
+//! * [`append`]: [`TiledLog`], the right edge of a growing log.
 
+pub mod append;
 pub mod hash;
 pub mod proof;
 pub mod store;
 pub mod tile;
 
+pub use append::{AppendError, TiledLog};
 pub use hash::{empty_root, leaf_hash, node_hash, root_of};
 pub use proof::{
     consistency_proof, inclusion_proof, tree_root, verify_consistency, verify_inclusion,
