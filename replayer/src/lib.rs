@@ -3,8 +3,8 @@
 //! No database, no network, no async runtime: cards and decks ([`cards`]), the committed
 //! shuffle ([`shuffle`]), the signed hash-chained event log ([`log`]), the hand bundle
 //! ([`bundle`]), one rules engine per game behind one interface ([`engine`], [`games`]), the
-//! live hand driver that the service and the simulator share ([`dealer`]), and replay and
-//! verification ([`verify`]).
+//! live hand driver that the service and the simulator share ([`dealer`]), replay and
+//! verification ([`verify`]), and the club's transparency log ([`tlog`]).
 //!
 //! The formats a third party must reproduce are written down in `docs/` at the repository
 //! root, with test vectors.
@@ -21,6 +21,7 @@ pub mod shuffle;
 pub mod sim;
 #[cfg(any(test, feature = "testkit"))]
 pub mod testkit;
+pub mod tlog;
 #[cfg(any(test, feature = "testkit"))]
 pub mod toy;
 pub mod verify;

@@ -3,7 +3,20 @@
 //! Exit codes (a contract clubs and auditors script against):
 //! * `verify`: 0 the hand is valid, 1 the hand is not valid, 2 the file cannot be read or
 //!   parsed (or a usage error).
+//! * `log inclusion`, `log consistency`, `monitor`: 0 what is checked holds, 1 it does not
+//!   (a proof that fails, a fork, a rollback, a signature that fails), 2 an input cannot be
+//!   read or does not fit (or a usage error).
 //! * every other command: 0 on success, 2 on any error.
+
+// The log commands live beside this file, in `replayer/` (not directly in `src/bin/`, where
+// cargo would take each file for a binary of its own).
+#[cfg(feature = "http")]
+#[path = "replayer/http.rs"]
+mod http;
+#[path = "replayer/source.rs"]
+mod source;
+#[path = "replayer/tlog_cmd.rs"]
+mod tlog_cmd;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -122,6 +135,28 @@ enum Command {
         #[arg(long = "key-file")]
         key_file: Option<PathBuf>,
     },
+    /// Check a club transparency log's proofs offline (docs/TRANSPARENCY.md). Exit 0 the
+    /// proof holds, 1 it does not, 2 unreadable.
+    Log {
+        #[command(subcommand)]
+        command: LogCommand,
+    },
+    /// Follow a club log: fetch its checkpoint, check it with --key, check from the log's
+    /// tiles that it extends the checkpoint seen last (kept in --state), and record it.
+    /// Exit 0 consistent (or first run), 1 a fork, a rollback or a checkpoint or tiles
+    /// that fail, 2 unreadable or unreachable.
+    Monitor {
+        /// The log's URL prefix (`https://…/log/`), or a directory laid out the same way
+        /// (`checkpoint`, `tile/…`).
+        url: String,
+        /// The state file: the last checkpoint accepted (created on the first run, replaced
+        /// atomically after each consistent one, left as it was on a fork or rollback).
+        #[arg(long, value_name = "FILE")]
+        state: PathBuf,
+        /// The log's verifier key, `NAME+KEYID+BASE64`, or a file holding it.
+        #[arg(long, value_name = "VKEY|FILE")]
+        key: String,
+    },
     /// Measure verification speed against raw Ed25519 verification on this machine.
     Bench {
         /// Hands to simulate and verify.
@@ -130,6 +165,51 @@ enum Command {
         /// Players per hand.
         #[arg(long, default_value_t = 4)]
         players: u8,
+    },
+}
+
+#[derive(Subcommand)]
+enum LogCommand {
+    /// Check that a hand's last event is in its club's log at a checkpoint: the leaf is
+    /// recomputed from the bundle and the salt of the log proof (`--proof`, until bundles
+    /// carry it).
+    Inclusion {
+        /// The hand bundle.
+        bundle: PathBuf,
+        /// The signed checkpoint to check against.
+        #[arg(long, value_name = "FILE")]
+        checkpoint: PathBuf,
+        /// The hand's log proof (`persian-cards/log-proof`): its salt, its last event's
+        /// leaf index and an inclusion proof.
+        #[arg(long, value_name = "FILE")]
+        proof: PathBuf,
+        /// Compute the inclusion proof for the checkpoint's size from the log's tiles (a
+        /// directory or URL prefix) instead of using the proof file's.
+        #[arg(long, value_name = "DIR|URL")]
+        tiles: Option<String>,
+        /// The log's verifier key (`NAME+KEYID+BASE64`, or a file holding it). Without it
+        /// the checkpoint's signature is not checked, and the report says so.
+        #[arg(long, value_name = "VKEY|FILE")]
+        key: Option<String>,
+    },
+    /// Check that the checkpoint NEW extends the checkpoint OLD of the same log: a rollback
+    /// (NEW smaller) or a fork (same size, other root; or a proof that fails) exits 1.
+    Consistency {
+        /// The older signed checkpoint.
+        old: PathBuf,
+        /// The newer signed checkpoint.
+        new: PathBuf,
+        /// Compute the proof from the log's tiles: a directory or URL prefix (also checks
+        /// that the tiles give NEW's root).
+        #[arg(long, value_name = "DIR|URL")]
+        tiles: Option<String>,
+        /// A consistency proof file (`persian-cards/log-consistency`).
+        #[arg(long, value_name = "FILE")]
+        proof: Option<PathBuf>,
+        /// The log's verifier key (`NAME+KEYID+BASE64`, or a file holding it). Without it
+        /// the signatures are not checked, and the report says so.
+        #[arg(long, value_name = "VKEY|FILE")]
+        key: Option<String>,
     },
 }
 
@@ -156,6 +236,40 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Command::Log { command } => {
+            let res = match command {
+                LogCommand::Inclusion {
+                    bundle,
+                    checkpoint,
+                    proof,
+                    tiles,
+                    key,
+                } => tlog_cmd::inclusion(
+                    &bundle,
+                    &checkpoint,
+                    &proof,
+                    tiles.as_deref(),
+                    key.as_deref(),
+                ),
+                LogCommand::Consistency {
+                    old,
+                    new,
+                    tiles,
+                    proof,
+                    key,
+                } => tlog_cmd::consistency(
+                    &old,
+                    &new,
+                    tiles.as_deref(),
+                    proof.as_deref(),
+                    key.as_deref(),
+                ),
+            };
+            verdict_code(res, "replayer log")
+        }
+        Command::Monitor { url, state, key } => {
+            verdict_code(tlog_cmd::monitor(&url, &state, &key), "replayer monitor")
+        }
         other => match run(other) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -165,6 +279,18 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+    }
+}
+
+/// Exit 0 for a check that holds, 1 for one that does not, 2 for an error.
+fn verdict_code(res: Result<bool>, what: &str) -> ExitCode {
+    match res {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "{what}: {e:#}");
+            ExitCode::from(2)
+        }
     }
 }
 
@@ -399,7 +525,9 @@ fn parse_seed32(hex_str: &str, what: &str) -> Result<[u8; 32]> {
 
 fn run(cmd: Command) -> Result<()> {
     match cmd {
-        Command::Verify { .. } => bail!("internal: verify is handled separately"),
+        Command::Verify { .. } | Command::Log { .. } | Command::Monitor { .. } => {
+            bail!("internal: handled separately")
+        }
         Command::Replay {
             file,
             step,
