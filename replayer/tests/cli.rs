@@ -784,7 +784,11 @@ fn keygen_and_sign_action() {
         let mode = std::fs::metadata(&key).unwrap().permissions().mode();
         assert_eq!(mode & 0o077, 0, "the key file is its owner's only");
     }
-    expect_code(&run(&["keygen", "--out", path(&key)]), 2, "keygen over a file");
+    expect_code(
+        &run(&["keygen", "--out", path(&key)]),
+        2,
+        "keygen over a file",
+    );
 
     // The vector's key (0x02 × 32) signs seat 1's hit at seq 6.
     let vectors: Value = serde_json::from_str(
@@ -800,8 +804,20 @@ fn keygen_and_sign_action() {
     let hand = v["hand"].as_str().unwrap();
     let head = v["head"].as_str().unwrap();
     let signed = run(&[
-        "sign-action", "--key", path(&vkey), "--seat", "1", "--hand", hand, "--seq", "6",
-        "--head", head, "--action", r#"{"type":"hit"}"#, "--json",
+        "sign-action",
+        "--key",
+        path(&vkey),
+        "--seat",
+        "1",
+        "--hand",
+        hand,
+        "--seq",
+        "6",
+        "--head",
+        head,
+        "--action",
+        r#"{"type":"hit"}"#,
+        "--json",
     ]);
     expect_code(&signed, 0, "sign-action --json");
     let sig: Value = serde_json::from_str(signed.stdout.trim()).unwrap();
@@ -814,8 +830,16 @@ fn keygen_and_sign_action() {
     );
     let mut child = bin()
         .args([
-            "sign-action", "--key", path(&vkey), "--seat", "1", "--from", path(&state),
-            "--action", "-", "--body",
+            "sign-action",
+            "--key",
+            path(&vkey),
+            "--seat",
+            "1",
+            "--from",
+            path(&state),
+            "--action",
+            "-",
+            "--body",
         ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -834,8 +858,14 @@ fn keygen_and_sign_action() {
     for (args, what) in [
         (vec!["--key", "/nonexistent.key"], "a missing key file"),
         (vec!["--key", path(&vkey), "--head", "zz"], "a bad head"),
-        (vec!["--key", path(&vkey), "--action", "[1]"], "an action that is not an object"),
-        (vec!["--key", path(&vkey), "--action", r#"{"a": 1.5}"#], "a fraction"),
+        (
+            vec!["--key", path(&vkey), "--action", "[1]"],
+            "an action that is not an object",
+        ),
+        (
+            vec!["--key", path(&vkey), "--action", r#"{"a": 1.5}"#],
+            "a fraction",
+        ),
     ] {
         let mut all = vec!["sign-action", "--seat", "1", "--hand", hand, "--seq", "6"];
         if !args.contains(&"--head") {
