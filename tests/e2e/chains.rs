@@ -243,6 +243,30 @@ async fn seed_chain(env: Env) {
     problem(&bad, StatusCode::UNPROCESSABLE_ENTITY, "invalid_table");
 }
 
+/// A chained hand running when the service stops is restored from the store by the next
+/// process, which deals its further shuffles from the same chain seed and reveals it: the
+/// hand verifies and links to the anchor.
+async fn restart(env: Env) {
+    let mut app = TestApp::spawn(&env).await;
+    let (_, admin) = app.create_club("Kish");
+    let (table, chain) = chained_table(&app, &admin, 2).await;
+    let h = start_hand(&app, &admin, &table).await;
+    let hand = h["hand_id"].as_str().unwrap().to_string();
+    app.terminate().await;
+    let app = TestApp::spawn(&env).await;
+    let mut rng = Rng(77);
+    let done = play_to_end(&app, &admin, &hand, &table.tokens, &mut rng).await;
+    assert_ne!(done["status"], "in_progress");
+    let b = app
+        .get(&format!("/v1/hands/{hand}/bundle"), Some(&admin))
+        .await;
+    ok(&b, StatusCode::OK, "bundle");
+    let (code, verdict) = cli_verdict(&app, &b.body).await;
+    assert_eq!(code, 0, "{verdict}");
+    let (_, c) = chain_of(&b.body);
+    assert_eq!(c.anchor(1).to_hex(), chain["anchor"].as_str().unwrap());
+}
+
 /// The legal actions of the seat to act: (seat, actions, the answer).
 async fn seat_to_act(
     app: &TestApp,
@@ -486,4 +510,14 @@ async fn postgres_required_signatures_refuse_unsigned_forged_and_replayed_action
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn embedded_required_signatures_refuse_unsigned_forged_and_replayed_actions() {
     run(Store::Embedded, signatures).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_chained_hand_goes_on_after_a_restart() {
+    run(Store::Pg, restart).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_chained_hand_goes_on_after_a_restart() {
+    run(Store::Embedded, restart).await;
 }
