@@ -264,11 +264,6 @@ pub struct HandDetail {
     pub client_seeds: Vec<ClientSeedView>,
     /// The shuffle whose client seeds are being collected.
     pub next_shuffle: u32,
-    /// The seed chain the hand is dealt from (anchor, length, position), if any.
-    #[schema(value_type = Option<Object>)]
-    pub seed_chain: Option<SeedChainRef>,
-    /// Whether every action by a seat must carry its player's signature.
-    pub signatures_required: bool,
     /// Who the hand waits for.
     pub to_act: ToActView,
     /// `seat`, `public` or `all` (once the hand is over).
@@ -1514,8 +1509,6 @@ pub async fn detail(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<
                 })
                 .collect(),
             next_shuffle: h.next_shuffle(),
-            seed_chain: h.seed_chain().copied(),
-            signatures_required: h.signatures_required(),
             to_act: h.to_act().into(),
             viewer: viewer_name(viewer).to_string(),
             view: h.view(viewer),
