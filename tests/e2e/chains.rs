@@ -143,20 +143,22 @@ async fn seed_chain(env: Env) {
         seeds.push(c);
     }
     // No chain seed was shown before its hand revealed it: c_2 and c_3 (c_3 is the tail)
-    // are in no response before hands 2 and 3 ended, nor in the service's log.
+    // first appear in the answer that appends their hand's seeds_revealed, after the hand
+    // before ended; nor are they in the service's log.
     let captured = app.captured();
     for (i, c) in seeds.iter().enumerate().skip(1) {
         let secret = c.to_hex();
-        let before = revealed_at[i - 1];
-        for r in &captured[..before] {
-            assert!(
-                !r.body.contains(&secret),
-                "chain seed {} in {} {} before its reveal",
-                i + 1,
-                r.method,
-                r.path
-            );
-        }
+        let first = captured
+            .iter()
+            .position(|r| r.body.contains(&secret))
+            .expect("the chain seed is revealed");
+        assert!(
+            first >= revealed_at[i - 1] && captured[first].body.contains("seeds_revealed"),
+            "chain seed {} first shown in {} {}, not in its hand's reveal",
+            i + 1,
+            captured[first].method,
+            captured[first].path
+        );
     }
     let log = app.log();
     for c in &seeds {
