@@ -1,7 +1,7 @@
 //! The verifiable core of the Persian card-game audit service.
 //!
 //! No database, no network, no async runtime: cards and decks ([`cards`]), the committed
-//! shuffle ([`shuffle`]), the signed hash-chained event log ([`log`]), the hand bundle
+//! shuffle ([`shuffle`]) and seed chains ([`seed_chain`]), the signed hash-chained event log ([`log`]), the hand bundle
 //! ([`bundle`]), one rules engine per game behind one interface ([`engine`], [`games`]), the
 //! live hand driver that the service and the simulator share ([`dealer`]), replay and
 //! verification ([`verify`]), and the club's transparency log ([`tlog`]).
@@ -17,6 +17,7 @@ pub mod engine;
 pub mod games;
 pub mod log;
 pub mod matches;
+pub mod seed_chain;
 pub mod shuffle;
 pub mod sim;
 #[cfg(any(test, feature = "testkit"))]

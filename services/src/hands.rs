@@ -15,10 +15,11 @@ use std::time::Instant;
 
 use actix_web::http::StatusCode;
 use replayer::bundle::Bundle;
-use replayer::dealer::{self, DealerError, HandParams, LiveHand, SeedSource};
+use replayer::dealer::{self, DealerError, HandOptions, HandParams, LiveHand, SeedSource};
 use replayer::engine::{Actor, GameId, SeatIndex, SetupError, ToAct, Viewer};
 use replayer::games::registry;
 use replayer::log::{Body, Hash, PlayerSig, PrevHand, PublicKey, Record, SeatInfo};
+use replayer::seed_chain::SeedChainRef;
 use replayer::shuffle::ClientSeed;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -146,6 +147,12 @@ pub struct HandStarted {
     pub commitment: String,
     /// Whether seats add client seeds before each shuffle.
     pub client_entropy: bool,
+    /// The seed chain the hand is dealt from: the table's anchor and length, and the
+    /// hand's position (its first event says the same).
+    #[schema(value_type = Option<Object>)]
+    pub seed_chain: Option<SeedChainRef>,
+    /// Whether every action by a seat must carry its player's signature.
+    pub signatures_required: bool,
     /// The records appended (signed events).
     #[schema(value_type = Vec<Object>)]
     pub events: Vec<Record>,
@@ -281,6 +288,10 @@ pub struct LegalActions {
     pub hand_id: String,
     /// The seq the next event will have (sign actions for it).
     pub next_seq: u64,
+    /// The hand's head, the hash of its last event (sign actions after it).
+    pub head: String,
+    /// Whether every action by a seat must carry its player's signature.
+    pub signatures_required: bool,
     /// Whose actions: `{"seat": n}` for a seat token, `"service"` for the admin.
     #[schema(value_type = Object)]
     pub actor: Option<Actor>,
@@ -470,6 +481,14 @@ pub fn dealer_error(e: DealerError) -> ApiError {
             "no shuffle is pending: the hand is not waiting for a deal",
         ),
         DealerError::BadPlayerSignature(m) => ApiError::new(Code::BadPlayerSignature, m),
+        DealerError::PlayerSignatureRequired(s) => ApiError::new(
+            Code::PlayerSignatureRequired,
+            format!(
+                "the table requires player signatures: sign the action of {s} for the hand's \
+                 next seq and head (replayer sign-action) and send it as player_sig with \
+                 expected_seq"
+            ),
+        ),
         DealerError::Setup(SetupError::MatchOver) => {
             ApiError::new(Code::MatchOver, "the table's match is over")
         }
@@ -756,7 +775,8 @@ async fn restore(svc: &Service, row: &HandRow, upto: Option<u64>) -> ApiResult<(
         return Err(Damage::at(total, damage::Check::Reveal).into());
     }
     let (seeds, openings) = sealed::secrets_of(svc, row, &all).await?;
-    let hand = LiveHand::restore(prefix, seeds, openings, SeedSource::Os)
+    let source = seed_source_of(svc, row, &all).await?;
+    let hand = LiveHand::restore(prefix, seeds, openings, source)
         .map_err(|e| ApiError::from(Damage::of_restore(&e)))?;
     if sealed_kept {
         damage::seeds_match(prefix, hand.commitments(), hand.server_seeds())?;
@@ -765,6 +785,34 @@ async fn restore(svc: &Service, row: &HandRow, upto: Option<u64>) -> ApiResult<(
     }
     let head = prefix.last().map_or(Hash::ZERO, |r| r.hash);
     Ok((Loaded { hand, head }, total))
+}
+
+/// Where a running hand's further server seeds come from: its table's seed chain, at the
+/// hand's position, when its first event names one (so the shuffles still to come derive
+/// from its chain seed, which its reveal publishes); the operating system otherwise, and
+/// for a finished hand (its seeds are in its reveal).
+async fn seed_source_of(svc: &Service, row: &HandRow, all: &[Record]) -> ApiResult<SeedSource> {
+    let chained = matches!(
+        all.first().map(|r| &r.event.body),
+        Some(Body::HandStarted {
+            seed_chain: Some(_),
+            ..
+        })
+    );
+    if !chained || !sealed::kept_sealed(row, all) {
+        return Ok(SeedSource::Os);
+    }
+    let table = table_of(svc, row).await?;
+    match crate::seed_chains::link_for(svc, &table, row.hand_no).await {
+        Ok(Some(link)) => Ok(SeedSource::Chain(link)),
+        // The table's chain does not reach this hand: the header is not the table's.
+        Ok(None)
+        | Err(ApiError {
+            code: Code::SeedChainExhausted,
+            ..
+        }) => Err(Damage::at(0, damage::Check::HandStarted).into()),
+        Err(e) => Err(e),
+    }
 }
 
 /// Where a hand's stored log first fails verification, read fresh from the store (never
@@ -1295,6 +1343,14 @@ pub async fn start(
         })
         .collect::<ApiResult<Vec<_>>>()?;
     let client_entropy = crate::tables::client_entropy(&table);
+    let options = HandOptions {
+        signatures_required: crate::tables::signatures(&table)
+            == crate::tables::Signatures::Required,
+    };
+    let source = match crate::seed_chains::link_for(svc, &table, hand_no).await? {
+        Some(link) => SeedSource::Chain(link),
+        None => SeedSource::Os,
+    };
     let hand_id = random_id("h")?;
     let params = HandParams {
         hand_id: hand_id.clone(),
@@ -1311,7 +1367,7 @@ pub async fn start(
     let key = svc.keys.current();
     let now = now_ms();
     let (mut hand, mut all) =
-        LiveHand::start(params, SeedSource::Os, key, now).map_err(dealer_error)?;
+        LiveHand::start_with_options(params, options, source, key, now).map_err(dealer_error)?;
     let commitment = hand
         .commitments()
         .first()
@@ -1341,6 +1397,8 @@ pub async fn start(
             head: head.to_hex(),
             commitment,
             client_entropy,
+            seed_chain: hand.seed_chain().copied(),
+            signatures_required: hand.signatures_required(),
             events: all.clone(),
             to_act: hand.to_act().into(),
         },
@@ -1489,6 +1547,8 @@ pub async fn legal_actions(
     with_hand(svc, &row, |l| LegalActions {
         hand_id: row.hand_id.clone(),
         next_seq: l.hand.next_seq(),
+        head: l.head.to_hex(),
+        signatures_required: l.hand.signatures_required(),
         actor,
         legal_actions: actor.map(|a| l.hand.legal_actions(a)).unwrap_or_default(),
         to_act: l.hand.to_act().into(),

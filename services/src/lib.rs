@@ -27,6 +27,7 @@ pub mod keys;
 pub mod limits;
 pub mod metrics;
 pub mod names;
+pub mod seed_chains;
 pub mod server;
 pub mod store;
 pub mod tables;

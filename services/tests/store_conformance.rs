@@ -16,7 +16,7 @@ use serde_json::json;
 use services::store::{
     sequence_all, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, HandStatus,
     HandUpdate, IdemRow, InputRow, KeyRole, PgStore, Quarantine, QuarantineRequest, SeatRow,
-    SecretRow, SqliteStore, Store, StoreError, TableRow, TableUpdate, TokenKind,
+    SecretRow, SeedChainRow, SqliteStore, Store, StoreError, TableRow, TableUpdate, TokenKind,
 };
 use tokio_postgres::NoTls;
 
@@ -214,10 +214,23 @@ conformance!(
     events_are_append_only_in_the_database,
     inputs_go_only_with_their_events,
     quarantine_sets_a_hand_aside,
+    seed_chains_by_hand_number,
 );
 
 // ---------------------------------------------------------------------------------------
 // Fixtures
+
+fn chain(club_id: &str, table_id: &str, first_hand_no: i64, length: i32) -> SeedChainRow {
+    SeedChainRow {
+        club_id: club_id.into(),
+        table_id: table_id.into(),
+        first_hand_no,
+        length,
+        anchor: hex64(u64::try_from(first_hand_no).unwrap()),
+        sealed: vec![0xa5; 40],
+        created_ms: 1,
+    }
+}
 
 fn hex64(n: u64) -> String {
     format!("{n:064x}")
@@ -3106,4 +3119,53 @@ async fn quarantine_sets_a_hand_aside(h: Harness) {
             .await,
         Err(StoreError::NotFound("hand"))
     ));
+}
+
+/// A chained table is created with its chain in one write; the chain a hand is dealt from
+/// is the one with the greatest first hand not above it; a second chain from the same hand
+/// is a conflict; a chain for an unknown table is not found.
+async fn seed_chains_by_hand_number(h: Harness) {
+    let s = h.store.as_ref();
+    s.create_club(&club("c1"), &key("c1", "k1", KeyRole::Admin))
+        .await
+        .unwrap();
+    let t = table("c1", "t1", "hokm", &PLAYERS);
+    s.create_chained_table(&t, &chain("c1", "t1", 1, 3), Some(&idem("c1", "mk-t1")))
+        .await
+        .unwrap();
+    assert!(s.get_table("c1", "t1").await.unwrap().is_some());
+    assert_eq!(s.seed_chain("c1", "t1", 0).await.unwrap(), None);
+    let first = s.seed_chain("c1", "t1", 1).await.unwrap().unwrap();
+    assert_eq!(first, chain("c1", "t1", 1, 3));
+    assert_eq!(
+        s.seed_chain("c1", "t1", 9).await.unwrap(),
+        Some(first.clone())
+    );
+    s.add_seed_chain(&chain("c1", "t1", 4, 2), None)
+        .await
+        .unwrap();
+    assert_eq!(s.seed_chain("c1", "t1", 3).await.unwrap(), Some(first));
+    assert_eq!(
+        s.seed_chain("c1", "t1", 5).await.unwrap(),
+        Some(chain("c1", "t1", 4, 2))
+    );
+    assert!(matches!(
+        s.add_seed_chain(&chain("c1", "t1", 4, 9), None).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    assert!(matches!(
+        s.add_seed_chain(&chain("c1", "nope", 1, 9), None).await,
+        Err(StoreError::NotFound("table"))
+    ));
+    // A failed chained table leaves neither table nor chain.
+    let t2 = table("c1", "t2", "hokm", &PLAYERS);
+    assert!(matches!(
+        s.create_chained_table(&t2, &chain("c1", "t2", 1, 3), Some(&idem("c1", "mk-t1")))
+            .await,
+        Err(StoreError::IdempotencyConflict)
+    ));
+    assert!(s.get_table("c1", "t2").await.unwrap().is_none());
+    assert_eq!(s.seed_chain("c1", "t2", 1).await.unwrap(), None);
+    // Another club sees none of it.
+    assert_eq!(s.seed_chain("c2", "t1", 1).await.unwrap(), None);
 }

@@ -6,6 +6,7 @@
 //! never skip, when the database is unreachable.
 
 mod audit;
+mod chains;
 mod club_order;
 mod concurrency;
 mod crash;

@@ -8,8 +8,10 @@ Runs check_shuffle_vectors.py (docs/SHUFFLE.md), check_event_vectors.py
 (docs/EVENT-LOG.md), check_shuffle_sources.py (the `source` of `shuffled` events and the
 revealed faces, EVENT-LOG.md §3.4 and §11, on docs/vectors/bundles-v1/),
 check_match_vectors.py (the links of a match file, docs/BUNDLE.md §8, on
-docs/vectors/match-v1/) and check_transparency_vectors.py (the club transparency log,
-docs/TRANSPARENCY.md), each in its own interpreter, shows their output, and ends with one line "N passed, M failed" over all of them. Exits 1 if
+docs/vectors/match-v1/), check_transparency_vectors.py (the club transparency log,
+docs/TRANSPARENCY.md) and check_chain_vectors.py (seed chains and player action
+signatures, docs/SHUFFLE.md §12 and EVENT-LOG.md §9, on docs/vectors/seed-chain-v1.json and
+the chained match vectors), each in its own interpreter, shows their output, and ends with one line "N passed, M failed" over all of them. Exits 1 if
 any vector failed or a checker could not run.
 
 The checkers are one independent implementation of the documents, not one each: the
@@ -30,6 +32,7 @@ CHECKERS = [
     "check_shuffle_sources.py",
     "check_match_vectors.py",
     "check_transparency_vectors.py",
+    "check_chain_vectors.py",
 ]
 SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
 

@@ -71,10 +71,15 @@ error_codes! {
     NotAsked             => "not_asked",              CONFLICT,               "The pending shuffle asks this seat for no client seed (it is out of play)";
     EntropyWindowOpen    => "entropy_window_open",    CONFLICT,               "The seats asked may still add client seeds: a seat may deal once the table's deadline has passed";
     IdempotencyInFlight  => "idempotency_in_flight",  CONFLICT,               "A request with this Idempotency-Key is being handled";
+    SeedChainExhausted   => "seed_chain_exhausted",   CONFLICT,               "The table's seed chain is used up: set a new chain (POST /v1/tables/{table_id}/seed-chain) to deal on";
+    SeedChainInUse       => "seed_chain_in_use",      CONFLICT,               "The table's seed chain still has positions: a new chain only once it is used up";
+    NoSeedChain          => "no_seed_chain",          CONFLICT,               "The table deals without a seed chain: a chain is set when a table is created";
     BodyTimeout          => "body_timeout",           REQUEST_TIMEOUT,        "The body did not arrive in time";
     PayloadTooLarge      => "payload_too_large",      PAYLOAD_TOO_LARGE,      "The body is too large";
     IllegalAction        => "illegal_action",         UNPROCESSABLE_ENTITY,   "The rules do not allow this action";
     BadPlayerSignature   => "bad_player_signature",   UNPROCESSABLE_ENTITY,   "The player signature does not verify";
+    PlayerSignatureRequired => "player_signature_required", UNPROCESSABLE_ENTITY, "The table requires player signatures: the action carries none";
+    PublicKeyRequired    => "public_key_required",    UNPROCESSABLE_ENTITY,   "A table that requires player signatures needs a public key for every seat";
     ExpectedSeqRequired  => "expected_seq_required",  UNPROCESSABLE_ENTITY,   "A player signature needs expected_seq";
     InvalidTable         => "invalid_table",          UNPROCESSABLE_ENTITY,   "The table cannot be set up";
     InvalidSeed          => "invalid_seed",           UNPROCESSABLE_ENTITY,   "The client seed must be 1 to 64 bytes of hex";

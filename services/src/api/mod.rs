@@ -226,6 +226,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .service(
                     resource("/tables/{table_id}/bundle").route(web::get().to(tables::match_file)),
                 )
+                .service(
+                    resource("/tables/{table_id}/seed-chain")
+                        .route(web::post().to(tables::renew_seed_chain)),
+                )
                 .service(resource("/tables/{table_id}/hands").route(web::post().to(hands::start)))
                 .service(resource_with_query("/hands").route(web::get().to(history::list)))
                 .service(resource("/hands/{hand_id}").route(web::get().to(hands::get)))

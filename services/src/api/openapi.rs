@@ -39,6 +39,7 @@ impl Modify for Bearer {
         health::healthz, health::readyz, health::metrics,
         clubs::keys, clubs::add_auditor, clubs::me,
         tables::create, tables::list, tables::get, tables::scoreboard, tables::match_file,
+        tables::renew_seed_chain,
         hands::start, hands::entropy, hands::deal, hands::act, hands::abandon, hands::quarantine,
         hands::get, hands::legal_actions, hands::events, hands::replay, hands::bundle,
         history::list,

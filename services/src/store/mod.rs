@@ -121,6 +121,31 @@ pub struct TableRow {
     pub created_ms: i64,
 }
 
+/// A seed chain of a table (`docs/SHUFFLE.md` §12): the table's hands from
+/// `first_hand_no` on are dealt from its positions 1, 2, … `length`. Only the anchor is
+/// public; the chain itself arrives sealed by the caller.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeedChainRow {
+    /// The club of the table.
+    pub club_id: String,
+    /// The table.
+    pub table_id: String,
+    /// The number of the table's hand dealt from position 1.
+    pub first_hand_no: i64,
+    /// How many positions the chain has (1 to 1,000,000).
+    pub length: i32,
+    /// The published anchor, 64 lowercase hex characters.
+    pub anchor: String,
+    /// The chain's tail and checkpoints, sealed.
+    pub sealed: Vec<u8>,
+    /// When it was set (unix milliseconds).
+    pub created_ms: i64,
+}
+
+/// The columns of a [`SeedChainRow`], in its field order (both stores).
+const SEED_CHAIN_COLS: &str =
+    "club_id, table_id, first_hand_no, length, anchor, sealed, created_ms";
+
 /// A seat found by its club and token id, with the table it belongs to.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SeatLookup {
@@ -502,6 +527,35 @@ pub trait Store: Send + Sync {
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError>;
 
+    /// [`Store::create_table`] with the table's first seed chain, in the same transaction:
+    /// a chained table never exists without its chain. The chain must be the table's, from
+    /// hand 1.
+    async fn create_chained_table(
+        &self,
+        table: &TableRow,
+        chain: &SeedChainRow,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError>;
+
+    /// Gives a table a further seed chain (its chain before is used up), with the
+    /// idempotency record if given. [`StoreError::NotFound`] for an unknown table,
+    /// [`StoreError::Conflict`] when the table has a chain from that hand number already,
+    /// [`StoreError::IdempotencyConflict`] for a used idempotency key.
+    async fn add_seed_chain(
+        &self,
+        chain: &SeedChainRow,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError>;
+
+    /// The seed chain a table's hand `hand_no` is dealt from: its chain with the greatest
+    /// `first_hand_no` not above `hand_no`; `None` for a table without one.
+    async fn seed_chain(
+        &self,
+        club_id: &str,
+        table_id: &str,
+        hand_no: i64,
+    ) -> Result<Option<SeedChainRow>, StoreError>;
+
     /// Reads a table with its seats.
     async fn get_table(
         &self,
@@ -730,6 +784,26 @@ fn check_new_hand(
 
 fn check_new_table(table: &TableRow, idem: Option<&IdemRow>) -> Result<(), StoreError> {
     check_idem(&table.club_id, idem)
+}
+
+/// A seed chain of the given table (of its club), with a plausible anchor and length.
+fn check_seed_chain(
+    chain: &SeedChainRow,
+    table: Option<&TableRow>,
+    idem: Option<&IdemRow>,
+) -> Result<(), StoreError> {
+    let ours = table.is_none_or(|t| t.club_id == chain.club_id && t.table_id == chain.table_id);
+    if !ours
+        || chain.first_hand_no < 1
+        || !(1..=1_000_000).contains(&chain.length)
+        || chain.anchor.len() != 64
+        || (table.is_some() && chain.first_hand_no != 1)
+    {
+        return Err(StoreError::Internal(
+            "seed chain: of another table, or out of range".into(),
+        ));
+    }
+    check_idem(&chain.club_id, idem)
 }
 
 fn check_key_club(club: &ClubRow, key: &ApiKeyRow) -> Result<(), StoreError> {

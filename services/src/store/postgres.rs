@@ -37,10 +37,10 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{NoTls, Row};
 
 use super::{
-    check_append, check_key_club, check_new_hand, check_new_table, page_limit, parse_role,
-    parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, HandStatus,
-    IdemRow, InputRow, QuarantineRequest, SeatLookup, SeatRow, SecretRow, Store, StoreError,
-    TableRow, TableUpdate, TokenKind,
+    check_append, check_key_club, check_new_hand, check_new_table, check_seed_chain, page_limit,
+    parse_role, parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow,
+    HandStatus, IdemRow, InputRow, QuarantineRequest, SeatLookup, SeatRow, SecretRow, SeedChainRow,
+    Store, StoreError, TableRow, TableUpdate, TokenKind, SEED_CHAIN_COLS,
 };
 
 mod batch;
@@ -207,6 +207,12 @@ fn map_pg(e: tokio_postgres::Error) -> StoreError {
                 "hand_secrets_pkey" => return StoreError::Duplicate("secret"),
                 "hand_inputs_pkey" => return StoreError::Duplicate("input"),
                 "idempotency_keys_pkey" => return StoreError::IdempotencyConflict,
+                "seed_chains_pkey" => {
+                    return StoreError::Conflict {
+                        expected: 0,
+                        found: 1,
+                    }
+                }
                 "hands_in_progress_key" => {
                     return StoreError::Conflict {
                         expected: 0,
@@ -220,7 +226,9 @@ fn map_pg(e: tokio_postgres::Error) -> StoreError {
                 "api_keys_club_fkey" | "game_tables_club_fkey" | "idempotency_keys_club_fkey" => {
                     return StoreError::NotFound("club")
                 }
-                "hands_table_fkey" => return StoreError::NotFound("table"),
+                "hands_table_fkey" | "seed_chains_table_fkey" => {
+                    return StoreError::NotFound("table")
+                }
                 "events_hand_fkey" | "hand_secrets_hand_fkey" | "hand_players_hand_fkey" => {
                     return StoreError::NotFound("hand")
                 }
@@ -590,6 +598,99 @@ async fn commit(tx: deadpool_postgres::Transaction<'_>) -> Result<(), StoreError
 
 // ---------------------------------------------------------------------------------------
 
+impl PgStore {
+    /// A table with its seats and, if given, its first seed chain and the idempotency
+    /// record, in one transaction.
+    async fn insert_table(
+        &self,
+        table: &TableRow,
+        chain: Option<&SeedChainRow>,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        check_new_table(table, idem)?;
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(map_pg)?;
+        if let Some(idem) = idem {
+            insert_idem(&tx, idem).await?;
+        }
+        let stmt = tx
+            .prepare_cached(&format!(
+                "INSERT INTO game_tables ({TABLE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+            ))
+            .await
+            .map_err(map_pg)?;
+        tx.execute(
+            &stmt,
+            &[
+                &table.club_id,
+                &table.table_id,
+                &table.game,
+                &table.rules,
+                &table.setup,
+                &table.match_state,
+                &table.match_version,
+                &table.created_ms,
+            ],
+        )
+        .await
+        .map_err(map_pg)?;
+        let stmt = tx
+            .prepare_cached(&format!(
+                "INSERT INTO seats ({SEAT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+            ))
+            .await
+            .map_err(map_pg)?;
+        for s in &table.seats {
+            tx.execute(
+                &stmt,
+                &[
+                    &table.club_id,
+                    &table.table_id,
+                    &s.seat,
+                    &s.player,
+                    &s.token_id,
+                    &s.token_hash,
+                    &s.public_key,
+                ],
+            )
+            .await
+            .map_err(map_pg)?;
+        }
+        if let Some(chain) = chain {
+            insert_seed_chain(&tx, chain).await?;
+        }
+        commit(tx).await
+    }
+}
+
+/// Inserts a seed chain row in `tx`.
+async fn insert_seed_chain(
+    tx: &deadpool_postgres::Transaction<'_>,
+    c: &SeedChainRow,
+) -> Result<(), StoreError> {
+    let stmt = tx
+        .prepare_cached(&format!(
+            "INSERT INTO seed_chains ({SEED_CHAIN_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+        ))
+        .await
+        .map_err(map_pg)?;
+    tx.execute(
+        &stmt,
+        &[
+            &c.club_id,
+            &c.table_id,
+            &c.first_hand_no,
+            &c.length,
+            &c.anchor,
+            &c.sealed,
+            &c.created_ms,
+        ],
+    )
+    .await
+    .map_err(map_pg)?;
+    Ok(())
+}
+
 #[async_trait]
 impl Store for PgStore {
     async fn migrate(&self) -> Result<(), StoreError> {
@@ -737,56 +838,62 @@ impl Store for PgStore {
         table: &TableRow,
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError> {
-        check_new_table(table, idem)?;
+        self.insert_table(table, None, idem).await
+    }
+
+    async fn create_chained_table(
+        &self,
+        table: &TableRow,
+        chain: &SeedChainRow,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        check_seed_chain(chain, Some(table), idem)?;
+        self.insert_table(table, Some(chain), idem).await
+    }
+
+    async fn add_seed_chain(
+        &self,
+        chain: &SeedChainRow,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        check_seed_chain(chain, None, idem)?;
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(map_pg)?;
         if let Some(idem) = idem {
             insert_idem(&tx, idem).await?;
         }
-        let stmt = tx
-            .prepare_cached(&format!(
-                "INSERT INTO game_tables ({TABLE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-            ))
-            .await
-            .map_err(map_pg)?;
-        tx.execute(
-            &stmt,
-            &[
-                &table.club_id,
-                &table.table_id,
-                &table.game,
-                &table.rules,
-                &table.setup,
-                &table.match_state,
-                &table.match_version,
-                &table.created_ms,
-            ],
-        )
-        .await
-        .map_err(map_pg)?;
-        let stmt = tx
-            .prepare_cached(&format!(
-                "INSERT INTO seats ({SEAT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
-            ))
-            .await
-            .map_err(map_pg)?;
-        for s in &table.seats {
-            tx.execute(
-                &stmt,
-                &[
-                    &table.club_id,
-                    &table.table_id,
-                    &s.seat,
-                    &s.player,
-                    &s.token_id,
-                    &s.token_hash,
-                    &s.public_key,
-                ],
-            )
-            .await
-            .map_err(map_pg)?;
-        }
+        insert_seed_chain(&tx, chain).await?;
         commit(tx).await
+    }
+
+    async fn seed_chain(
+        &self,
+        club_id: &str,
+        table_id: &str,
+        hand_no: i64,
+    ) -> Result<Option<SeedChainRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "SELECT {SEED_CHAIN_COLS} FROM seed_chains \
+                 WHERE club_id = $1 AND table_id = $2 AND first_hand_no <= $3 \
+                 ORDER BY first_hand_no DESC LIMIT 1"
+            ))
+            .await
+            .map_err(map_pg)?;
+        let row = client
+            .query_opt(&stmt, &[&club_id, &table_id, &hand_no])
+            .await
+            .map_err(map_pg)?;
+        Ok(row.map(|r| SeedChainRow {
+            club_id: r.get(0),
+            table_id: r.get(1),
+            first_hand_no: r.get(2),
+            length: r.get(3),
+            anchor: r.get(4),
+            sealed: r.get(5),
+            created_ms: r.get(6),
+        }))
     }
 
     async fn get_table(

@@ -21,10 +21,10 @@ use rusqlite::{
 use serde_json::Value;
 
 use super::{
-    check_append, check_key_club, check_new_hand, check_new_table, page_limit, parse_role,
-    parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, HandStatus,
-    IdemRow, InputRow, QuarantineRequest, RecordJson, SeatLookup, SeatRow, SecretRow, Store,
-    StoreError, TableRow, TableUpdate, TokenKind,
+    check_append, check_key_club, check_new_hand, check_new_table, check_seed_chain, page_limit,
+    parse_role, parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow,
+    HandStatus, IdemRow, InputRow, QuarantineRequest, RecordJson, SeatLookup, SeatRow, SecretRow,
+    SeedChainRow, Store, StoreError, TableRow, TableUpdate, TokenKind, SEED_CHAIN_COLS,
 };
 
 mod embedded {
@@ -205,6 +205,12 @@ fn unique_violation(cols: &str) -> Option<StoreError> {
             StoreError::Duplicate("input")
         }
         "idempotency_keys.club_id, idempotency_keys.key" => StoreError::IdempotencyConflict,
+        "seed_chains.club_id, seed_chains.table_id, seed_chains.first_hand_no" => {
+            StoreError::Conflict {
+                expected: 0,
+                found: 1,
+            }
+        }
         _ => return None,
     })
 }
@@ -618,6 +624,84 @@ fn query_events(
 
 // ---------------------------------------------------------------------------------------
 
+impl SqliteStore {
+    /// A table with its seats and, if given, its first seed chain and the idempotency
+    /// record, in one transaction.
+    async fn insert_table(
+        &self,
+        table: &TableRow,
+        chain: Option<&SeedChainRow>,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        check_new_table(table, idem)?;
+        let (t, chain, idem) = (table.clone(), chain.cloned(), idem.cloned());
+        self.write(move |tx| {
+            if let Some(idem) = &idem {
+                insert_idem(tx, idem)?;
+            }
+            require_club(tx, &t.club_id)?;
+            tx.prepare_cached(&format!(
+                "INSERT INTO game_tables ({TABLE_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+            ))
+            .and_then(|mut s| {
+                s.execute(params![
+                    t.club_id,
+                    t.table_id,
+                    t.game,
+                    json(&t.rules).map_err(to_sql_err)?,
+                    json(&t.setup).map_err(to_sql_err)?,
+                    json(&t.match_state).map_err(to_sql_err)?,
+                    t.match_version,
+                    t.created_ms
+                ])
+            })
+            .map_err(map_sqlite)?;
+            let mut stmt = tx
+                .prepare_cached(&format!(
+                    "INSERT INTO seats ({SEAT_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+                ))
+                .map_err(map_sqlite)?;
+            for s in &t.seats {
+                stmt.execute(params![
+                    t.club_id,
+                    t.table_id,
+                    s.seat,
+                    s.player,
+                    s.token_id,
+                    s.token_hash,
+                    s.public_key
+                ])
+                .map_err(map_sqlite)?;
+            }
+            if let Some(c) = &chain {
+                insert_seed_chain(tx, c)?;
+            }
+            Ok(())
+        })
+        .await
+    }
+}
+
+/// Inserts a seed chain row.
+fn insert_seed_chain(tx: &Connection, c: &SeedChainRow) -> Result<(), StoreError> {
+    tx.prepare_cached(&format!(
+        "INSERT INTO seed_chains ({SEED_CHAIN_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+    ))
+    .and_then(|mut s| {
+        s.execute(params![
+            c.club_id,
+            c.table_id,
+            c.first_hand_no,
+            c.length,
+            c.anchor,
+            c.sealed,
+            c.created_ms
+        ])
+    })
+    .map_err(map_sqlite)?;
+    Ok(())
+}
+
 #[async_trait]
 impl Store for SqliteStore {
     async fn migrate(&self) -> Result<(), StoreError> {
@@ -765,47 +849,71 @@ impl Store for SqliteStore {
         table: &TableRow,
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError> {
-        check_new_table(table, idem)?;
-        let (t, idem) = (table.clone(), idem.cloned());
+        self.insert_table(table, None, idem).await
+    }
+
+    async fn create_chained_table(
+        &self,
+        table: &TableRow,
+        chain: &SeedChainRow,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        check_seed_chain(chain, Some(table), idem)?;
+        self.insert_table(table, Some(chain), idem).await
+    }
+
+    async fn add_seed_chain(
+        &self,
+        chain: &SeedChainRow,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        check_seed_chain(chain, None, idem)?;
+        let (c, idem) = (chain.clone(), idem.cloned());
         self.write(move |tx| {
             if let Some(idem) = &idem {
                 insert_idem(tx, idem)?;
             }
-            require_club(tx, &t.club_id)?;
-            tx.prepare_cached(&format!(
-                "INSERT INTO game_tables ({TABLE_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+            if !exists(
+                tx,
+                "SELECT 1 FROM game_tables WHERE club_id = ?1 AND table_id = ?2",
+                &c.club_id,
+                Some(&c.table_id),
+            )? {
+                return Err(StoreError::NotFound("table"));
+            }
+            insert_seed_chain(tx, &c)
+        })
+        .await
+    }
+
+    async fn seed_chain(
+        &self,
+        club_id: &str,
+        table_id: &str,
+        hand_no: i64,
+    ) -> Result<Option<SeedChainRow>, StoreError> {
+        let (club_id, table_id) = (club_id.to_owned(), table_id.to_owned());
+        self.run(move |conn| {
+            conn.prepare_cached(&format!(
+                "SELECT {SEED_CHAIN_COLS} FROM seed_chains \
+                 WHERE club_id = ?1 AND table_id = ?2 AND first_hand_no <= ?3 \
+                 ORDER BY first_hand_no DESC LIMIT 1"
             ))
             .and_then(|mut s| {
-                s.execute(params![
-                    t.club_id,
-                    t.table_id,
-                    t.game,
-                    json(&t.rules).map_err(to_sql_err)?,
-                    json(&t.setup).map_err(to_sql_err)?,
-                    json(&t.match_state).map_err(to_sql_err)?,
-                    t.match_version,
-                    t.created_ms
-                ])
+                s.query_row(params![club_id, table_id, hand_no], |r| {
+                    Ok(SeedChainRow {
+                        club_id: r.get(0)?,
+                        table_id: r.get(1)?,
+                        first_hand_no: r.get(2)?,
+                        length: r.get(3)?,
+                        anchor: r.get(4)?,
+                        sealed: r.get(5)?,
+                        created_ms: r.get(6)?,
+                    })
+                })
+                .optional()
             })
-            .map_err(map_sqlite)?;
-            let mut stmt = tx
-                .prepare_cached(&format!(
-                    "INSERT INTO seats ({SEAT_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-                ))
-                .map_err(map_sqlite)?;
-            for s in &t.seats {
-                stmt.execute(params![
-                    t.club_id,
-                    t.table_id,
-                    s.seat,
-                    s.player,
-                    s.token_id,
-                    s.token_hash,
-                    s.public_key
-                ])
-                .map_err(map_sqlite)?;
-            }
-            Ok(())
+            .map_err(map_sqlite)
         })
         .await
     }
