@@ -115,6 +115,9 @@ impl Kind {
 const LINGER: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// One queued write.
+// The append is the common case and is moved, not copied, through the queue: boxing it
+// would cost an allocation per append to save memory on the rare hand start.
+#[allow(clippy::large_enum_variant)]
 pub(super) enum Op {
     /// `Store::append`.
     Append(AppendRequest),
