@@ -7,6 +7,7 @@
 
 mod audit;
 mod club_order;
+mod clublog;
 mod concurrency;
 mod crash;
 mod damaged;

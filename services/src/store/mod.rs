@@ -663,6 +663,16 @@ pub trait Store: Send + Sync {
         size: i64,
     ) -> Result<Option<CheckpointRow>, StoreError>;
 
+    /// Up to `limit` entries of the club-wide order from `from_gid` on, as `(gid, hand,
+    /// seq)`, whether or not the store still holds the events they name (the audit's
+    /// view of `club_log`; [`Store::list_club_events`] joins the events).
+    async fn list_club_order(
+        &self,
+        club_id: &str,
+        from_gid: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, String, i64)>, StoreError>;
+
     /// The clubs whose ordered events go beyond their log's latest checkpoint: the log
     /// builder's scan across clubs, like [`Store::clubs_to_sequence`], not a request's.
     async fn clubs_to_log(&self) -> Result<Vec<String>, StoreError>;

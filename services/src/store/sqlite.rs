@@ -1389,6 +1389,15 @@ impl Store for SqliteStore {
         self.clublog_checkpoint(club_id, Some(size)).await
     }
 
+    async fn list_club_order(
+        &self,
+        club_id: &str,
+        from_gid: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, String, i64)>, StoreError> {
+        self.clublog_order(club_id, from_gid, limit).await
+    }
+
     async fn clubs_to_log(&self) -> Result<Vec<String>, StoreError> {
         self.clublog_clubs().await
     }

@@ -118,6 +118,35 @@ impl PgStore {
         row.as_ref().map(checkpoint_from).transpose()
     }
 
+    pub(super) async fn clublog_order(
+        &self,
+        club_id: &str,
+        from_gid: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, String, i64)>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "SELECT gid, hand_id, seq FROM club_log WHERE club_id = $1 AND gid >= $2 \
+                 ORDER BY gid LIMIT $3",
+            )
+            .await
+            .map_err(map_pg)?;
+        let rows = client
+            .query(&stmt, &[&club_id, &from_gid, &limit.max(0)])
+            .await
+            .map_err(map_pg)?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get(0).map_err(map_pg)?,
+                    r.try_get(1).map_err(map_pg)?,
+                    r.try_get(2).map_err(map_pg)?,
+                ))
+            })
+            .collect()
+    }
+
     pub(super) async fn clublog_clubs(&self) -> Result<Vec<String>, StoreError> {
         let client = self.client().await?;
         // The one read across clubs of the log builder (docs/SCALING.md), as the

@@ -116,6 +116,30 @@ impl SqliteStore {
         .await
     }
 
+    pub(super) async fn clublog_order(
+        &self,
+        club_id: &str,
+        from_gid: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, String, i64)>, StoreError> {
+        let club_id = club_id.to_owned();
+        let limit = limit.max(0);
+        self.run(move |conn| {
+            conn.prepare_cached(
+                "SELECT gid, hand_id, seq FROM club_log WHERE club_id = ?1 AND gid >= ?2 \
+                 ORDER BY gid LIMIT ?3",
+            )
+            .and_then(|mut s| {
+                s.query_map(params![club_id, from_gid, limit], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()
+            })
+            .map_err(map_sqlite)
+        })
+        .await
+    }
+
     pub(super) async fn clublog_clubs(&self) -> Result<Vec<String>, StoreError> {
         self.run(move |conn| {
             conn.prepare_cached(
