@@ -4,15 +4,16 @@
 //! there, recomputed from the store's event and the hand's salt; and every stored event
 //! old enough to be ordered must be in that order. A hand deleted from the store, an
 //! event rewritten, an event inserted, or tiles rewritten, is each a finding that names
-//! the hand (or the leaves, where the order names nothing).
+//! the hand (or the leaves, where the order names nothing). A quarantined hand's events
+//! are left out: its log failed, and its quarantine is on record.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use replayer::tlog::{self, tile::decode_entry_bundle, Checkpoint, NoteVerifier, TileId, TileKind};
 
 use super::{AuditError, Finding, Kind, Report};
 use crate::clublog::{event_leaf, hand_salt, read_tile, with_tiles, LogError};
-use crate::store::{EventRow, HandFilter};
+use crate::store::{EventRow, HandFilter, HandStatus};
 use crate::Service;
 
 /// Pages of the club-wide order read at once.
@@ -141,6 +142,7 @@ pub(super) async fn audit_log(
 
     // Every stored event of every hand, by (hand, seq).
     let mut hands = HashMap::new();
+    let mut quarantined = HashSet::new();
     let mut filter = HandFilter {
         limit: 500,
         ..HandFilter::default()
@@ -150,6 +152,11 @@ pub(super) async fn audit_log(
         let full = page.len() == 500;
         filter.cursor = page.last().map(|h| (h.started_ms, h.hand_id.clone()));
         for h in page {
+            if h.status == HandStatus::Quarantined {
+                // Its log failed and it was set aside, on record (the report lists it):
+                // what was done to its events is not a new finding.
+                quarantined.insert(h.hand_id.clone());
+            }
             hands.insert(h.hand_id.clone(), h.table_id.clone());
         }
         if !full {
@@ -157,7 +164,7 @@ pub(super) async fn audit_log(
         }
     }
     let mut events: BTreeMap<(String, i64), EventRow> = BTreeMap::new();
-    for hand in hands.keys() {
+    for hand in hands.keys().filter(|h| !quarantined.contains(*h)) {
         let mut from = 0;
         loop {
             let page = store.list_events(club, hand, from, PAGE).await?;
@@ -201,6 +208,9 @@ pub(super) async fn audit_log(
                 .get(usize::try_from(gid).unwrap_or(usize::MAX))
                 .cloned()
                 .flatten();
+            if quarantined.contains(&hand) {
+                continue;
+            }
             match events.remove(&(hand.clone(), seq)) {
                 None => missing.entry(hand).or_default().push((seq, gid)),
                 Some(ev) => {
