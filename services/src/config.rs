@@ -159,6 +159,13 @@ pub struct ServeArgs {
     pub store: StoreArgs,
 }
 
+/// A `--public-base` that makes a valid log origin.
+fn parse_public_base(s: &str) -> Result<String, String> {
+    replayer::tlog::Origin::for_club(s, "club")
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,11 +182,4 @@ mod tests {
         );
         assert!(!args.sqlite_path().exists(), "nothing is created");
     }
-}
-
-/// A `--public-base` that makes a valid log origin.
-fn parse_public_base(s: &str) -> Result<String, String> {
-    replayer::tlog::Origin::for_club(s, "club")
-        .map(|_| s.to_string())
-        .map_err(|e| e.to_string())
 }

@@ -249,6 +249,15 @@ impl From<crate::keys::KeyError> for ApiError {
 /// The error of the `Result`s the handlers return.
 pub type ApiResult<T> = Result<T, ApiError>;
 
+impl From<crate::clublog::LogError> for ApiError {
+    fn from(e: crate::clublog::LogError) -> Self {
+        match e {
+            crate::clublog::LogError::Store(e) => e.into(),
+            other => ApiError::internal(other),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,14 +282,5 @@ mod tests {
         assert_eq!(b["code"], "illegal_action");
         assert_eq!(b["rule"], "BetBelowMin");
         assert_eq!(b["type"], "urn:persian-cards:problem:illegal_action");
-    }
-}
-
-impl From<crate::clublog::LogError> for ApiError {
-    fn from(e: crate::clublog::LogError) -> Self {
-        match e {
-            crate::clublog::LogError::Store(e) => e.into(),
-            other => ApiError::internal(other),
-        }
     }
 }
