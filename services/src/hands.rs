@@ -1638,6 +1638,23 @@ pub async fn bundle(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<
     bundle_of(svc, &row).await
 }
 
+/// The row of a finished hand whose bundle the caller may read (the checks of
+/// [`bundle`]), for what goes with a bundle (its log proof, `api::log`).
+pub(crate) async fn bundle_reader_row(
+    svc: &Service,
+    caller: &Caller,
+    hand_id: &str,
+) -> ApiResult<HandRow> {
+    let row = read_hand_row(svc, caller, hand_id).await?;
+    if row.status == HandStatus::InProgress {
+        return Err(ApiError::new(
+            Code::HandInProgress,
+            "the log proof is available once the hand is over",
+        ));
+    }
+    Ok(row)
+}
+
 /// `GET /v1/tables/{table_id}/bundle`: the table's match file (`docs/BUNDLE.md`, "Match
 /// files"): every finished hand of its match, in order. A hand in progress is left out.
 pub async fn match_file(

@@ -18,6 +18,7 @@
 pub mod api;
 pub mod audit;
 pub mod auth;
+pub mod clublog;
 pub mod clubs;
 pub mod config;
 pub mod hands;
@@ -51,6 +52,9 @@ pub struct Service {
     pub live: hands::LiveHands,
     /// Metrics.
     pub metrics: Metrics,
+    /// The scheme-less URL of the API root that names the clubs' transparency logs
+    /// (`serve --public-base`; [`clublog::DEFAULT_PUBLIC_BASE`] until set).
+    pub log_base: String,
 }
 
 impl std::fmt::Debug for Service {
@@ -94,6 +98,7 @@ impl Service {
             seal,
             live: hands::LiveHands::default(),
             metrics,
+            log_base: clublog::DEFAULT_PUBLIC_BASE.to_string(),
         })
     }
 }

@@ -8,6 +8,7 @@
 mod audit;
 mod chains;
 mod club_order;
+mod clublog;
 mod concurrency;
 mod crash;
 mod damaged;

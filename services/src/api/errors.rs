@@ -52,12 +52,14 @@ error_codes! {
     InvalidName          => "invalid_name",           BAD_REQUEST,            "A name is empty, too long or holds characters that cannot be shown";
     InvalidIdempotencyKey => "invalid_idempotency_key", BAD_REQUEST,          "The Idempotency-Key header is invalid";
     BundleUnreadable     => "bundle_unreadable",      BAD_REQUEST,            "The body is not a readable hand bundle";
+    InvalidTilePath      => "invalid_tile_path",      BAD_REQUEST,            "The path is not the one spelling C2SP tlog-tiles gives a tile or entry bundle";
     Unauthorized         => "unauthorized",           UNAUTHORIZED,           "Missing or invalid credentials";
     Forbidden            => "forbidden",              FORBIDDEN,              "The credentials do not allow this";
     NotFound             => "not_found",              NOT_FOUND,              "No such resource";
     MethodNotAllowed     => "method_not_allowed",     METHOD_NOT_ALLOWED,     "The route does not take this method";
     SeqConflict          => "seq_conflict",           CONFLICT,               "The hand has moved on: expected_seq is not its next seq";
     HandInProgress       => "hand_in_progress",       CONFLICT,               "A hand is in progress";
+    NotInLogYet          => "not_in_log_yet",         CONFLICT,               "The hand's last event is not under a signed checkpoint of its club's log yet: retry in a second";
     HandOver             => "hand_over",              CONFLICT,               "The hand is over";
     MatchOver            => "match_over",             CONFLICT,               "The table's match is over";
     MatchBroken          => "match_broken",           CONFLICT,               "The match cannot go on: its last hand's record is missing or does not verify";
@@ -251,6 +253,15 @@ impl From<crate::keys::KeyError> for ApiError {
 
 /// The error of the `Result`s the handlers return.
 pub type ApiResult<T> = Result<T, ApiError>;
+
+impl From<crate::clublog::LogError> for ApiError {
+    fn from(e: crate::clublog::LogError) -> Self {
+        match e {
+            crate::clublog::LogError::Store(e) => e.into(),
+            other => ApiError::internal(other),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

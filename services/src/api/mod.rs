@@ -8,6 +8,7 @@ pub mod errors;
 pub mod hands;
 pub mod health;
 pub mod history;
+pub mod log;
 pub mod openapi;
 pub mod strict;
 pub mod tables;
@@ -254,6 +255,21 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                         .route(web::get().to(hands::replay)),
                 )
                 .service(resource("/hands/{hand_id}/bundle").route(web::get().to(hands::bundle)))
+                .service(
+                    resource("/hands/{hand_id}/log-proof").route(web::get().to(log::hand_proof)),
+                )
+                .service(
+                    resource("/clubs/{club_id}/log/checkpoint")
+                        .route(web::get().to(log::checkpoint)),
+                )
+                .service(
+                    resource("/clubs/{club_id}/log/checkpoints/{size}")
+                        .route(web::get().to(log::checkpoint_at)),
+                )
+                .service(resource("/clubs/{club_id}/log/key").route(web::get().to(log::key)))
+                .service(
+                    resource("/clubs/{club_id}/log/tile/{tile:.*}").route(web::get().to(log::tile)),
+                )
                 .service(
                     resource("/verify")
                         .app_data(BodyLimit(BUNDLE_LIMIT))

@@ -691,6 +691,60 @@ pub trait Store: Send + Sync {
         club_id: &str,
         table_id: &str,
     ) -> Result<Option<HandRow>, StoreError>;
+
+    /// A stored tile or entry bundle of the club's transparency log, by its path
+    /// (`tile/0/x001/234.p/7`), as written by [`Store::publish_log`].
+    async fn log_tile(&self, club_id: &str, path: &str) -> Result<Option<Vec<u8>>, StoreError>;
+
+    /// Publishes a new size of the club's log: writes `tiles` (path and bytes; a tile
+    /// already stored must have the same bytes, the database refuses any change), then
+    /// the signed checkpoint, in one transaction. Returns `false`, writing nothing, when
+    /// a checkpoint of that size exists already (another builder got there first).
+    async fn publish_log(
+        &self,
+        club_id: &str,
+        tiles: &[(String, Vec<u8>)],
+        checkpoint: &CheckpointRow,
+    ) -> Result<bool, StoreError>;
+
+    /// The club's checkpoint of the largest size, if it has one.
+    async fn latest_checkpoint(&self, club_id: &str) -> Result<Option<CheckpointRow>, StoreError>;
+
+    /// The club's checkpoint of this size, if one was signed.
+    async fn checkpoint_at(
+        &self,
+        club_id: &str,
+        size: i64,
+    ) -> Result<Option<CheckpointRow>, StoreError>;
+
+    /// Up to `limit` entries of the club-wide order from `from_gid` on, as `(gid, hand,
+    /// seq)`, whether or not the store still holds the events they name (the audit's
+    /// view of `club_log`; [`Store::list_club_events`] joins the events).
+    async fn list_club_order(
+        &self,
+        club_id: &str,
+        from_gid: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, String, i64)>, StoreError>;
+
+    /// The clubs whose ordered events go beyond their log's latest checkpoint: the log
+    /// builder's scan across clubs, like [`Store::clubs_to_sequence`], not a request's.
+    async fn clubs_to_log(&self) -> Result<Vec<String>, StoreError>;
+}
+
+/// A signed checkpoint of a club's transparency log (`docs/TRANSPARENCY.md` §5).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckpointRow {
+    /// The club.
+    pub club_id: String,
+    /// The tree size: the log holds the club's events of gid `0..size`.
+    pub size: i64,
+    /// The tree's root hash.
+    pub root: [u8; 32],
+    /// The signed note, as served.
+    pub note: String,
+    /// When it was signed (unix milliseconds).
+    pub created_ms: i64,
 }
 
 /// Checks the shape of an append before touching the database: events present, all of

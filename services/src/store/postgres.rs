@@ -36,6 +36,7 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{NoTls, Row};
 
+use super::CheckpointRow;
 use super::{
     check_append, check_key_club, check_new_hand, check_new_table, check_seed_chain, page_limit,
     parse_role, parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow,
@@ -44,6 +45,7 @@ use super::{
 };
 
 mod batch;
+mod clublog;
 mod read;
 
 use batch::{Op, Writer};
@@ -1315,6 +1317,44 @@ impl Store for PgStore {
             .await
             .map_err(map_pg)?;
         row.as_ref().map(hand_from).transpose()
+    }
+
+    async fn log_tile(&self, club_id: &str, path: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        self.clublog_tile(club_id, path).await
+    }
+
+    async fn publish_log(
+        &self,
+        club_id: &str,
+        tiles: &[(String, Vec<u8>)],
+        checkpoint: &CheckpointRow,
+    ) -> Result<bool, StoreError> {
+        self.clublog_publish(club_id, tiles, checkpoint).await
+    }
+
+    async fn latest_checkpoint(&self, club_id: &str) -> Result<Option<CheckpointRow>, StoreError> {
+        self.clublog_checkpoint(club_id, None).await
+    }
+
+    async fn checkpoint_at(
+        &self,
+        club_id: &str,
+        size: i64,
+    ) -> Result<Option<CheckpointRow>, StoreError> {
+        self.clublog_checkpoint(club_id, Some(size)).await
+    }
+
+    async fn list_club_order(
+        &self,
+        club_id: &str,
+        from_gid: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, String, i64)>, StoreError> {
+        self.clublog_order(club_id, from_gid, limit).await
+    }
+
+    async fn clubs_to_log(&self) -> Result<Vec<String>, StoreError> {
+        self.clublog_clubs().await
     }
 }
 

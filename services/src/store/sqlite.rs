@@ -20,12 +20,15 @@ use rusqlite::{
 };
 use serde_json::Value;
 
+use super::CheckpointRow;
 use super::{
     check_append, check_key_club, check_new_hand, check_new_table, check_seed_chain, page_limit,
     parse_role, parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow,
     HandStatus, IdemRow, InputRow, QuarantineRequest, RecordJson, SeatLookup, SeatRow, SecretRow,
     SeedChainRow, Store, StoreError, TableRow, TableUpdate, TokenKind, SEED_CHAIN_COLS,
 };
+
+mod clublog;
 
 mod embedded {
     refinery::embed_migrations!("../schema/sqlite");
@@ -1467,6 +1470,44 @@ impl Store for SqliteStore {
             Ok(query_hands(conn, &sql, &args)?.pop())
         })
         .await
+    }
+
+    async fn log_tile(&self, club_id: &str, path: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        self.clublog_tile(club_id, path).await
+    }
+
+    async fn publish_log(
+        &self,
+        club_id: &str,
+        tiles: &[(String, Vec<u8>)],
+        checkpoint: &CheckpointRow,
+    ) -> Result<bool, StoreError> {
+        self.clublog_publish(club_id, tiles, checkpoint).await
+    }
+
+    async fn latest_checkpoint(&self, club_id: &str) -> Result<Option<CheckpointRow>, StoreError> {
+        self.clublog_checkpoint(club_id, None).await
+    }
+
+    async fn checkpoint_at(
+        &self,
+        club_id: &str,
+        size: i64,
+    ) -> Result<Option<CheckpointRow>, StoreError> {
+        self.clublog_checkpoint(club_id, Some(size)).await
+    }
+
+    async fn list_club_order(
+        &self,
+        club_id: &str,
+        from_gid: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, String, i64)>, StoreError> {
+        self.clublog_order(club_id, from_gid, limit).await
+    }
+
+    async fn clubs_to_log(&self) -> Result<Vec<String>, StoreError> {
+        self.clublog_clubs().await
     }
 }
 
