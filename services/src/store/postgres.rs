@@ -44,6 +44,7 @@ use super::{
 };
 
 mod batch;
+mod disputes;
 mod read;
 
 use batch::{Op, Writer};
@@ -619,6 +620,10 @@ impl Store for PgStore {
         drop(client);
         let _ = driver.await;
         result
+    }
+
+    fn disputes(&self) -> &dyn super::DisputeStore {
+        self
     }
 
     fn reader(&self) -> &dyn Store {

@@ -27,6 +27,8 @@ use super::{
     StoreError, TableRow, TableUpdate, TokenKind,
 };
 
+mod disputes;
+
 mod embedded {
     refinery::embed_migrations!("../schema/sqlite");
 }
@@ -651,6 +653,10 @@ impl Store for SqliteStore {
     }
 
     fn reader(&self) -> &dyn Store {
+        self
+    }
+
+    fn disputes(&self) -> &dyn super::DisputeStore {
         self
     }
 
