@@ -4,6 +4,7 @@
 //! (unknown routes included).
 
 pub mod clubs;
+pub mod disputes;
 pub mod errors;
 pub mod hands;
 pub mod health;
@@ -250,6 +251,24 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                         .route(web::get().to(hands::replay)),
                 )
                 .service(resource("/hands/{hand_id}/bundle").route(web::get().to(hands::bundle)))
+                .service(
+                    resource("/hands/{hand_id}/disputes").route(web::post().to(disputes::open)),
+                )
+                .service(resource_with_query("/disputes").route(web::get().to(disputes::list)))
+                .service(resource("/disputes/{dispute_id}").route(web::get().to(disputes::get)))
+                .service(
+                    resource("/disputes/{dispute_id}/rulings")
+                        .route(web::post().to(disputes::rule)),
+                )
+                .service(
+                    resource_with_query("/disputes/{dispute_id}/report")
+                        .route(web::get().to(disputes::report)),
+                )
+                .service(
+                    resource("/officials")
+                        .route(web::get().to(disputes::officials))
+                        .route(web::post().to(disputes::add_official)),
+                )
                 .service(
                     resource("/verify")
                         .app_data(BodyLimit(BUNDLE_LIMIT))
