@@ -10,6 +10,7 @@ mod club_order;
 mod concurrency;
 mod crash;
 mod damaged;
+mod disputes;
 mod errors;
 mod games;
 mod harness;
