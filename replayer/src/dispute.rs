@@ -130,6 +130,9 @@ pub struct Official {
 }
 
 /// What an entry says.
+// A ruling carries two keys' worth of bytes (the official's public key and signature); an
+// entry is built once per request and never held in bulk, so it is not boxed.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum EntryBody {
