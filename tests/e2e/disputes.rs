@@ -103,6 +103,8 @@ async fn lifecycle(env: Env) {
     assert_eq!(done["status"], "completed", "{done}");
     let bundle = verify_bundle(&app, &admin, &hand).await;
     let records = bundle["records"].as_array().unwrap();
+    // An action by a seat other than seat 1 (who opens the wrong_score dispute): the deal,
+    // and so who acts first, changes from run to run.
     let (seq_a, seat_a) = records
         .iter()
         .find_map(|r| {
@@ -110,6 +112,7 @@ async fn lifecycle(env: Env) {
             (b["type"] == "action")
                 .then(|| b["actor"]["seat"].as_u64())
                 .flatten()
+                .filter(|s| *s != 1)
                 .map(|s| (r["event"]["seq"].as_u64().unwrap(), s as usize))
         })
         .expect("an action by a seat");
@@ -278,14 +281,12 @@ async fn lifecycle(env: Env) {
         StatusCode::OK,
         "an auditor reads any",
     );
-    if seat_a != 1 {
-        problem(
-            &app.get(&format!("/v1/disputes/{anm_id}"), Some(&table.tokens[1]))
-                .await,
-            StatusCode::NOT_FOUND,
-            "not_found",
-        );
-    }
+    problem(
+        &app.get(&format!("/v1/disputes/{anm_id}"), Some(&table.tokens[1]))
+            .await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+    );
     for path in [
         format!("/v1/disputes/{ws_id}"),
         format!("/v1/disputes/{ws_id}/report"),
