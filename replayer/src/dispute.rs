@@ -513,7 +513,7 @@ mod tests {
             })
         );
         assert_eq!(
-            verify_record(&[e1.clone()], &[service.public()]),
+            verify_record(std::slice::from_ref(&e1), &[service.public()]),
             Err(ChainProblem {
                 entry: 0,
                 rule: "sequence"
