@@ -898,6 +898,16 @@ async fn altered_record(env: Env) {
         )
         .await;
     ok(&r, StatusCode::CREATED, "wrong_score on a damaged hand");
+    let c = &r.body["findings"]["claim"];
+    assert_eq!(
+        (c["replayed"].clone(), c["matches_log"].clone()),
+        (json!(false), json!(false)),
+        "{c}"
+    );
+    assert!(
+        c["problem"].as_str().unwrap().contains("event 2"),
+        "the replay stops at the edited event: {c}"
+    );
     // Quarantined, it is still disputed.
     let q = app
         .post(

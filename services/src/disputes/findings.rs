@@ -302,7 +302,8 @@ pub enum ClaimFinding {
         logged: Option<Value>,
         /// The outcome the hand's row holds (the projection history reads).
         stored: Option<Value>,
-        /// Whether the recomputed outcome is the logged one.
+        /// Whether the hand replayed and its recomputed outcome is the logged one (both
+        /// none for an abandoned hand).
         matches_log: bool,
         /// Whether the stored outcome is the logged one.
         matches_row: bool,
@@ -887,7 +888,8 @@ async fn wrong_score(
     Ok(ClaimFinding::WrongScore {
         replayed,
         problem,
-        matches_log: recomputed.is_some() && recomputed == logged,
+        // An abandoned hand has no outcome either way: replayed, nothing to differ.
+        matches_log: replayed && recomputed == logged,
         matches_row: stored_outcome == logged,
         recomputed,
         logged,
