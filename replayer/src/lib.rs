@@ -4,7 +4,8 @@
 //! shuffle ([`shuffle`]) and seed chains ([`seed_chain`]), the signed hash-chained event log ([`log`]), the hand bundle
 //! ([`bundle`]), one rules engine per game behind one interface ([`engine`], [`games`]), the
 //! live hand driver that the service and the simulator share ([`dealer`]), replay and
-//! verification ([`verify`]), and the club's transparency log ([`tlog`]).
+//! verification ([`verify`]), the club's transparency log ([`tlog`]), and the signed record
+//! of a dispute over a hand ([`dispute`]).
 //!
 //! The formats a third party must reproduce are written down in `docs/` at the repository
 //! root, with test vectors.
@@ -13,6 +14,7 @@ pub mod bench;
 pub mod bundle;
 pub mod cards;
 pub mod dealer;
+pub mod dispute;
 pub mod engine;
 pub mod games;
 pub mod log;

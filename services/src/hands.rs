@@ -667,7 +667,7 @@ async fn predecessor(
 
 /// The match state a table's match starts from, by its game from its house rules and
 /// set-up (what the table was created with).
-fn initial_state(table: &crate::store::TableRow) -> ApiResult<Value> {
+pub(crate) fn initial_state(table: &crate::store::TableRow) -> ApiResult<Value> {
     let game: GameId = table.game.parse().map_err(ApiError::internal)?;
     registry(game)
         .and_then(|e| e.new_match(&table.rules, &crate::tables::game_setup(table)))
@@ -680,7 +680,7 @@ fn initial_state(table: &crate::store::TableRow) -> ApiResult<Value> {
 /// The previous hand's last event must be sealed by one of the service's keys.
 /// Quarantined hands are skipped: the hand after one starts as if it had never been dealt,
 /// from the hand before it (or, when there is none, from the match's initial state).
-async fn match_link(
+pub(crate) async fn match_link(
     svc: &Service,
     club: &str,
     table: &crate::store::TableRow,

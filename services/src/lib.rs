@@ -6,6 +6,7 @@
 //! * [`keys`]: the signing keyring and the seal key;
 //! * [`auth`]: API keys and seat tokens;
 //! * [`clubs`], [`tables`], [`hands`], [`history`]: the domain the handlers call;
+//! * [`disputes`]: disputes over finished hands, their findings, rulings and reports;
 //! * [`idempotency`]: `Idempotency-Key` handling;
 //! * [`names`]: display names (players, clubs): NFC, nothing invisible;
 //! * [`store`]: the event store;
@@ -21,6 +22,7 @@ pub mod auth;
 pub mod clublog;
 pub mod clubs;
 pub mod config;
+pub mod disputes;
 pub mod hands;
 pub mod history;
 pub mod idempotency;

@@ -14,9 +14,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 use services::store::{
-    sequence_all, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, HandStatus,
-    HandUpdate, IdemRow, InputRow, KeyRole, PgStore, Quarantine, QuarantineRequest, SeatRow,
-    SecretRow, SeedChainRow, SqliteStore, Store, StoreError, TableRow, TableUpdate, TokenKind,
+    sequence_all, ApiKeyRow, AppendRequest, ClubRow, DisputeEntryRow, DisputeFilter, DisputeRow, EventRow, HandFilter, HandRow, HandStatus, HandUpdate, IdemRow, InputRow, KeyRole, OfficialRow, PgStore, Quarantine, QuarantineRequest, RulingAppend, SeatRow, SecretRow, SeedChainRow, SqliteStore, Store, StoreError, TableRow, TableUpdate, TokenKind,
 };
 use tokio_postgres::NoTls;
 
@@ -215,6 +213,7 @@ conformance!(
     inputs_go_only_with_their_events,
     quarantine_sets_a_hand_aside,
     seed_chains_by_hand_number,
+    disputes_and_their_records,
 );
 
 // ---------------------------------------------------------------------------------------
@@ -3168,4 +3167,221 @@ async fn seed_chains_by_hand_number(h: Harness) {
     assert_eq!(s.seed_chain("c1", "t2", 1).await.unwrap(), None);
     // Another club sees none of it.
     assert_eq!(s.seed_chain("c2", "t1", 1).await.unwrap(), None);
+}
+
+// ---------------------------------------------------------------------------------------
+// Disputes
+
+fn dispute(club_id: &str, dispute_id: &str, hand_id: &str, opened_ms: i64) -> DisputeRow {
+    DisputeRow {
+        club_id: club_id.into(),
+        dispute_id: dispute_id.into(),
+        hand_id: hand_id.into(),
+        table_id: "t1".into(),
+        event: Some(3),
+        kind: "wrong_score".into(),
+        claim: "paid short".into(),
+        status: "open".into(),
+        opened_role: "seat".into(),
+        opened_by: "tok-1".into(),
+        opened_ms,
+        updated_ms: opened_ms,
+        entries: 1,
+        head: hex64(1),
+    }
+}
+
+fn dispute_entry(club_id: &str, dispute_id: &str, seq: i64) -> DisputeEntryRow {
+    DisputeEntryRow {
+        club_id: club_id.into(),
+        dispute_id: dispute_id.into(),
+        seq,
+        kind: if seq == 0 { "opened" } else { "ruling" }.into(),
+        hash: hex64(u64::try_from(seq).unwrap() + 1),
+        prev_hash: hex64(u64::try_from(seq).unwrap()),
+        record: json!({ "entry": { "seq": seq, "dispute": dispute_id } }),
+        created_ms: 5_000 + seq,
+    }
+}
+
+/// Officials are registered once per key and club; a dispute opens with entry 0 (and its
+/// idempotency record) or not at all; a ruling appends only on the entry count it was made
+/// on (a second ruling on the same count conflicts and writes nothing), moving the row's
+/// status, count and head with it; lists filter, page newest first, and never show another
+/// club's; entries and officials are append-only in the database.
+async fn disputes_and_their_records(h: Harness) {
+    let s = &*h.store;
+    let d = s.disputes();
+    club_with_table(s, "c1", "t1").await;
+    club_with_table(s, "c2", "t1").await;
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+
+    let o = OfficialRow {
+        club_id: "c1".into(),
+        key_id: "ed25519:0011223344556677".into(),
+        name: "Hamid".into(),
+        public_key: hex64(9),
+        registered_ms: 1,
+        registered_by: "key-c1".into(),
+    };
+    d.add_official(&o, Some(&idem("c1", "off-1")))
+        .await
+        .unwrap();
+    assert!(matches!(
+        d.add_official(&o, None).await,
+        Err(StoreError::Duplicate("official"))
+    ));
+    assert_eq!(d.list_officials("c1").await.unwrap(), vec![o.clone()]);
+    assert!(d.list_officials("c2").await.unwrap().is_empty());
+    assert_eq!(
+        d.get_official("c1", &o.key_id).await.unwrap(),
+        Some(o.clone())
+    );
+    assert_eq!(d.get_official("c2", &o.key_id).await.unwrap(), None);
+
+    // A dispute of an unknown hand is refused whole, its idempotency key unused.
+    let ghost = dispute("c1", "d0", "h-none", 10);
+    assert!(matches!(
+        d.open_dispute(
+            &ghost,
+            &dispute_entry("c1", "d0", 0),
+            Some(&idem("c1", "k0"))
+        )
+        .await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(s.get_idempotency("c1", "k0").await.unwrap().is_none());
+
+    let d1 = dispute("c1", "d1", "h1", 10);
+    d.open_dispute(&d1, &dispute_entry("c1", "d1", 0), Some(&idem("c1", "k1")))
+        .await
+        .unwrap();
+    assert!(matches!(
+        d.open_dispute(&d1, &dispute_entry("c1", "d1", 0), None)
+            .await,
+        Err(StoreError::Duplicate("dispute"))
+    ));
+    let mut d2 = dispute("c1", "d2", "h1", 20);
+    d2.kind = "unfair_deal".into();
+    d2.opened_by = "tok-2".into();
+    d.open_dispute(&d2, &dispute_entry("c1", "d2", 0), None)
+        .await
+        .unwrap();
+    assert_eq!(d.get_dispute("c1", "d1").await.unwrap(), Some(d1.clone()));
+    assert_eq!(d.get_dispute("c2", "d1").await.unwrap(), None);
+
+    let ruling = |expected: i64, idem_key: Option<&str>| RulingAppend {
+        club_id: "c1".into(),
+        dispute_id: "d1".into(),
+        expected_entries: expected,
+        entry: dispute_entry("c1", "d1", expected),
+        status: "rejected".into(),
+        idem: idem_key.map(|k| idem("c1", k)),
+    };
+    d.append_ruling(&ruling(1, Some("r1"))).await.unwrap();
+    // The same count again (another official's ruling signed over the same head).
+    assert!(matches!(
+        d.append_ruling(&ruling(1, Some("r2"))).await,
+        Err(StoreError::Conflict {
+            expected: 1,
+            found: 2
+        })
+    ));
+    assert!(s.get_idempotency("c1", "r2").await.unwrap().is_none());
+    let mut other_club = ruling(1, None);
+    other_club.club_id = "c2".into();
+    other_club.entry.club_id = "c2".into();
+    assert!(matches!(
+        d.append_ruling(&other_club).await,
+        Err(StoreError::NotFound(_))
+    ));
+    let row = d.get_dispute("c1", "d1").await.unwrap().unwrap();
+    assert_eq!(
+        (row.status.as_str(), row.entries, row.head.as_str()),
+        ("rejected", 2, hex64(2).as_str())
+    );
+    let entries = d.list_dispute_entries("c1", "d1").await.unwrap();
+    assert_eq!(
+        entries.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        vec![0, 1]
+    );
+    assert_eq!(entries[1], dispute_entry("c1", "d1", 1));
+
+    let list = |f: DisputeFilter| async move {
+        d.list_disputes("c1", &f)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|r| r.dispute_id)
+            .collect::<Vec<_>>()
+    };
+    let all = DisputeFilter {
+        limit: 10,
+        ..DisputeFilter::default()
+    };
+    assert_eq!(list(all.clone()).await, vec!["d2", "d1"]);
+    for (f, want) in [
+        (
+            DisputeFilter {
+                status: Some("rejected".into()),
+                ..all.clone()
+            },
+            vec!["d1"],
+        ),
+        (
+            DisputeFilter {
+                kind: Some("unfair_deal".into()),
+                ..all.clone()
+            },
+            vec!["d2"],
+        ),
+        (
+            DisputeFilter {
+                opened_by: Some("tok-1".into()),
+                ..all.clone()
+            },
+            vec!["d1"],
+        ),
+        (
+            DisputeFilter {
+                hand_id: Some("h1".into()),
+                ..all.clone()
+            },
+            vec!["d2", "d1"],
+        ),
+        (
+            DisputeFilter {
+                table_id: Some("t9".into()),
+                ..all.clone()
+            },
+            vec![],
+        ),
+        (
+            DisputeFilter {
+                limit: 1,
+                ..all.clone()
+            },
+            vec!["d2"],
+        ),
+        (
+            DisputeFilter {
+                cursor: Some((20, "d2".into())),
+                ..all.clone()
+            },
+            vec!["d1"],
+        ),
+    ] {
+        assert_eq!(list(f.clone()).await, want, "{f:?}");
+    }
+    assert!(d.list_disputes("c2", &all).await.unwrap().is_empty());
+
+    for sql in [
+        "UPDATE dispute_entries SET kind = 'opened'",
+        "DELETE FROM dispute_entries",
+        "UPDATE officials SET name = 'x'",
+        "DELETE FROM officials",
+    ] {
+        assert!(h.raw_exec(sql).await.is_err(), "{sql} must be refused");
+    }
+    assert_eq!(d.list_dispute_entries("c1", "d1").await.unwrap().len(), 2);
 }

@@ -31,7 +31,7 @@ enum Damage {
 
 /// Runs SQL on the test's store behind the service's back (PostgreSQL text, `?1`-style
 /// parameters rewritten for SQLite by the caller).
-async fn behind_the_back(env: &Env, app: &TestApp, pg: String, sqlite: String) {
+pub(crate) async fn behind_the_back(env: &Env, app: &TestApp, pg: String, sqlite: String) {
     if env.db_url.is_some() {
         let db = env.pg().await;
         db.batch_execute(&pg).await.expect("edit the store");

@@ -12,6 +12,7 @@ mod clublog;
 mod concurrency;
 mod crash;
 mod damaged;
+mod disputes;
 mod errors;
 mod games;
 mod harness;

@@ -76,6 +76,8 @@ error_codes! {
     SeedChainExhausted   => "seed_chain_exhausted",   CONFLICT,               "The table's seed chain is used up: set a new chain (POST /v1/tables/{table_id}/seed-chain) to deal on";
     SeedChainInUse       => "seed_chain_in_use",      CONFLICT,               "The table's seed chain still has positions: a new chain only once it is used up";
     NoSeedChain          => "no_seed_chain",          CONFLICT,               "The table deals without a seed chain: a chain is set when a table is created";
+    DisputeMovedOn       => "dispute_moved_on",       CONFLICT,               "The dispute has an entry newer than the one the ruling was signed over: sign again over its head";
+    OfficialExists       => "official_exists",        CONFLICT,               "This key is already registered as an official of the club";
     BodyTimeout          => "body_timeout",           REQUEST_TIMEOUT,        "The body did not arrive in time";
     PayloadTooLarge      => "payload_too_large",      PAYLOAD_TOO_LARGE,      "The body is too large";
     IllegalAction        => "illegal_action",         UNPROCESSABLE_ENTITY,   "The rules do not allow this action";
@@ -86,6 +88,11 @@ error_codes! {
     InvalidTable         => "invalid_table",          UNPROCESSABLE_ENTITY,   "The table cannot be set up";
     InvalidSeed          => "invalid_seed",           UNPROCESSABLE_ENTITY,   "The client seed must be 1 to 64 bytes of hex";
     IdempotencyKeyReused => "idempotency_key_reused", UNPROCESSABLE_ENTITY,   "The Idempotency-Key was used for another request";
+    InvalidDispute       => "invalid_dispute",        UNPROCESSABLE_ENTITY,   "The dispute cannot be opened as asked: an unknown kind, or an event the hand does not have";
+    InvalidRuling        => "invalid_ruling",         UNPROCESSABLE_ENTITY,   "The ruling cannot be recorded: an unknown decision, or a penalty the game's rules do not give";
+    UnknownOfficial      => "unknown_official",       UNPROCESSABLE_ENTITY,   "The ruling's official is not registered for this club under that name and key";
+    BadOfficialSignature => "bad_official_signature", UNPROCESSABLE_ENTITY,   "The official's signature does not verify over the ruling";
+    InvalidOfficial      => "invalid_official",       UNPROCESSABLE_ENTITY,   "The official cannot be registered: the public key is not an Ed25519 public key";
     Internal             => "internal",               INTERNAL_SERVER_ERROR,  "Internal error";
     Unavailable          => "unavailable",            SERVICE_UNAVAILABLE,    "The storage is unavailable; retry later";
     Busy                 => "busy",                   SERVICE_UNAVAILABLE,    "The server is receiving as many large bodies as it takes at once; retry later";
@@ -132,9 +139,12 @@ pub struct Problem {
     /// `illegal_action`: the spec section, e.g. `bist-o-yek §5.3`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub section: Option<String>,
-    /// `seq_conflict`: the hand's next seq.
+    /// `seq_conflict`: the hand's next seq; `dispute_moved_on`: the dispute's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_seq: Option<u64>,
+    /// `dispute_moved_on`: the hash of the dispute's last entry, to sign a ruling over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
     /// `invalid_query`: the unknown query parameter.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parameter: Option<String>,

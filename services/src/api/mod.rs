@@ -4,6 +4,7 @@
 //! (unknown routes included).
 
 pub mod clubs;
+pub mod disputes;
 pub mod errors;
 pub mod hands;
 pub mod health;
@@ -269,6 +270,24 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .service(resource("/clubs/{club_id}/log/key").route(web::get().to(log::key)))
                 .service(
                     resource("/clubs/{club_id}/log/tile/{tile:.*}").route(web::get().to(log::tile)),
+                )
+                .service(
+                    resource("/hands/{hand_id}/disputes").route(web::post().to(disputes::open)),
+                )
+                .service(resource_with_query("/disputes").route(web::get().to(disputes::list)))
+                .service(resource("/disputes/{dispute_id}").route(web::get().to(disputes::get)))
+                .service(
+                    resource("/disputes/{dispute_id}/rulings")
+                        .route(web::post().to(disputes::rule)),
+                )
+                .service(
+                    resource_with_query("/disputes/{dispute_id}/report")
+                        .route(web::get().to(disputes::report)),
+                )
+                .service(
+                    resource("/officials")
+                        .route(web::get().to(disputes::officials))
+                        .route(web::post().to(disputes::add_official)),
                 )
                 .service(
                     resource("/verify")

@@ -1,6 +1,6 @@
 //! The event store: clubs, API keys, tables and seats, hands, their append-only event
 //! log, sealed secrets (server seeds and the openings of private actions) and
-//! idempotency records.
+//! idempotency records; disputes over finished hands ([`DisputeStore`]).
 //!
 //! One trait, [`Store`], with two implementations: [`PgStore`] (PostgreSQL through a
 //! deadpool-postgres pool, the production store) and [`SqliteStore`] (an embedded
@@ -13,6 +13,7 @@
 //! hashes, server seeds and the openings of private actions already sealed by the
 //! caller.
 
+mod disputes;
 mod error;
 mod postgres;
 mod record;
@@ -22,6 +23,9 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use disputes::{
+    DisputeEntryRow, DisputeFilter, DisputeRow, DisputeStore, OfficialRow, RulingAppend,
+};
 pub use error::StoreError;
 pub use postgres::PgStore;
 pub use record::RecordJson;
@@ -478,6 +482,10 @@ pub trait Store: Send + Sync {
     /// primary, so a reader never sees older data than it has written. Without a
     /// standby, the store itself. Writes through it go to the primary as usual.
     fn reader(&self) -> &dyn Store;
+
+    /// The disputes of this store's clubs: officials, disputes and their records
+    /// ([`DisputeStore`]), on the same database.
+    fn disputes(&self) -> &dyn DisputeStore;
 
     /// The store's own metrics (the standby's lag, where routed reads went), for the
     /// service's registry.

@@ -46,6 +46,7 @@ use super::{
 
 mod batch;
 mod clublog;
+mod disputes;
 mod read;
 
 use batch::{Op, Writer};
@@ -722,6 +723,10 @@ impl Store for PgStore {
         drop(client);
         let _ = driver.await;
         result
+    }
+
+    fn disputes(&self) -> &dyn super::DisputeStore {
+        self
     }
 
     fn reader(&self) -> &dyn Store {

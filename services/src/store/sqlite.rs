@@ -29,6 +29,7 @@ use super::{
 };
 
 mod clublog;
+mod disputes;
 
 mod embedded {
     refinery::embed_migrations!("../schema/sqlite");
@@ -738,6 +739,10 @@ impl Store for SqliteStore {
     }
 
     fn reader(&self) -> &dyn Store {
+        self
+    }
+
+    fn disputes(&self) -> &dyn super::DisputeStore {
         self
     }
 
