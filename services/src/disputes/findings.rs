@@ -368,7 +368,7 @@ impl Stored {
     /// The hand's reveal, when its last event is one: its seeds and openings.
     fn reveal(&self) -> Option<(Vec<Option<ServerSeed>>, Vec<OpenedInput>)> {
         match self.records.last()?.as_ref().map(|r| &r.event.body)? {
-            Body::SeedsRevealed { seeds, inputs } => Some((
+            Body::SeedsRevealed { seeds, inputs, .. } => Some((
                 seeds
                     .iter()
                     .map(|s| ServerSeed::from_hex(&s.server_seed).ok())
