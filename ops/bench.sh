@@ -4,14 +4,19 @@
 #   ops/bench.sh                 # appends, then history
 #   ops/bench.sh appends [ARGS]  # only the append benchmark, extra loadgen arguments
 #   ops/bench.sh history [ARGS]  # only the history benchmark
+#   ops/bench.sh http [ARGS]     # actions through the HTTP API against the appends
 #
 # Environment: BENCH_DURATION_SECS (20), BENCH_CONCURRENCY (1,8,32), BENCH_EVENTS
-# (1000000), BENCH_QUERIES (2000), LOADGEN_BIN (a prebuilt loadgen: no build).
+# (1000000; growing sizes, comma-separated, e.g. 1000000,10000000: the history is
+# measured at each, the later against the first), BENCH_QUERIES (2000 per size),
+# LOADGEN_BIN (a prebuilt loadgen: no build), SERVICE_BIN (a prebuilt
+# audit-service, for http: no build).
 #
 # Each benchmark gets a fresh database bench_<random hex> on the local PostgreSQL
 # (DATABASE_URL_ADMIN, default postgres://postgres@127.0.0.1:5432/postgres, a role
-# that may create databases), built in --release, and the database is dropped at the
-# end, also when the run fails or is interrupted. Only 127.0.0.1 is ever contacted.
+# that may create databases), and http a second one for the service; built in
+# --release, and the databases are dropped at the end, also when the run fails or is
+# interrupted. Only 127.0.0.1 is ever contacted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,31 +36,44 @@ command -v psql >/dev/null || { say "FATAL: psql is needed"; exit 2; }
 psql "$ADMIN_URL" -Atqc 'select 1' >/dev/null || {
   say "FATAL: cannot connect to $ADMIN_URL"; exit 2; }
 
+what="${1:-all}"
+[ $# -gt 0 ] && shift
+
+TARGET="${CARGO_TARGET_DIR:-target}/release"
 if [ -n "${LOADGEN_BIN:-}" ]; then
   # A loadgen built elsewhere (e.g. against another version of the store, for an A/B).
   BIN="$LOADGEN_BIN"
   say "using $BIN (not rebuilt)"
+  SVC_BIN="${SERVICE_BIN:-$TARGET/audit-service}"
+elif [ "$what" = http ] && [ -z "${SERVICE_BIN:-}" ]; then
+  say "building loadgen and audit-service (--release)"
+  cargo build --release --locked -p loadgen -p services --bins
+  BIN="$TARGET/loadgen"
+  SVC_BIN="$TARGET/audit-service"
 else
   say "building loadgen (--release)"
   cargo build --release --locked -p loadgen
-  BIN="${CARGO_TARGET_DIR:-target}/release/loadgen"
+  BIN="$TARGET/loadgen"
+  SVC_BIN="${SERVICE_BIN:-$TARGET/audit-service}"
 fi
 
-DB=""
-drop_db() {
-  if [ -n "$DB" ]; then
-    say "dropping database $DB"
-    psql "$ADMIN_URL" -Atqc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null || true
-    DB=""
-  fi
+DBS=()
+drop_dbs() {
+  local db
+  for db in "${DBS[@]}"; do
+    say "dropping database $db"
+    psql "$ADMIN_URL" -Atqc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null || true
+  done
+  DBS=()
 }
-trap drop_db EXIT
-trap 'drop_db; exit 130' INT TERM
+trap drop_dbs EXIT
+trap 'drop_dbs; exit 130' INT TERM
 
-# A fresh database for one benchmark; sets DB and DB_URL.
+# A fresh database, dropped at the end; sets DB and DB_URL.
 fresh_db() {
   DB="bench_$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
   psql "$ADMIN_URL" -Atqc "CREATE DATABASE $DB" >/dev/null
+  DBS+=("$DB")
   DB_URL="${ADMIN_URL%/*}/$DB"
   say "database $DB"
 }
@@ -64,20 +82,37 @@ run_appends() {
   fresh_db
   "$BIN" appends --hands-concurrency "$CONCURRENCY" --duration-secs "$DURATION" \
     --database-url "$DB_URL" "$@"
-  drop_db
+  drop_dbs
 }
 
 run_history() {
   fresh_db
+  # 10M events take about 15 GB of the database's disk (ops/README.md, fifth round).
+  local datadir avail
+  datadir="$(psql "$ADMIN_URL" -Atqc 'SHOW data_directory' 2>/dev/null || true)"
+  avail="$(df -h --output=avail "${datadir:-/}" 2>/dev/null | tail -n 1 || true)"
+  [ -n "$avail" ] || avail="$(df -h --output=avail / | tail -n 1)"
+  say "history sizes $EVENTS events; disk free: ${avail// /}"
   "$BIN" history --events "$EVENTS" --queries "$QUERIES" --database-url "$DB_URL" "$@"
-  drop_db
+  drop_dbs
 }
 
-what="${1:-all}"
-[ $# -gt 0 ] && shift
+run_http() {
+  [ -x "$SVC_BIN" ] || { say "FATAL: no audit-service at $SVC_BIN (SERVICE_BIN)"; exit 2; }
+  fresh_db
+  local store_url=$DB_URL
+  fresh_db
+  local service_url=$DB_URL
+  "$BIN" http --concurrency "$CONCURRENCY" --duration-secs "$DURATION" \
+    --database-url "$store_url" --service-database-url "$service_url" \
+    --service-bin "$SVC_BIN" "$@"
+  drop_dbs
+}
+
 case "$what" in
   appends) run_appends "$@" ;;
   history) run_history "$@" ;;
+  http) run_http "$@" ;;
   all) run_appends; run_history ;;
-  *) say "usage: ops/bench.sh [appends|history|all] [loadgen arguments]"; exit 2 ;;
+  *) say "usage: ops/bench.sh [appends|history|http|all] [loadgen arguments]"; exit 2 ;;
 esac

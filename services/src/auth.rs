@@ -22,10 +22,21 @@
 //!
 //! They are sent as `Authorization: Bearer <token>`. The store holds only
 //! `hex(SHA-256(secret))`; the presented secret's hash is compared with it in constant
-//! time. A token is never logged.
+//! time, on every request. A token is never logged.
+//!
+//! The rows a token is checked against (an API key's, a seat's) are never changed or
+//! deleted once written, so a process keeps those it has read for a while
+//! ([`TokenCache`], [`TOKEN_ROW_TTL`]) instead of reading the same row again on every
+//! request: a seat acting asked the database for its own row twice per action (its
+//! legal actions, then the action), two of the four round trips of an action
+//! (ops/README.md, fifth round). Only rows found are kept; an unknown id is looked up
+//! each time.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use actix_web::{dev::Payload, http::header, web, FromRequest, HttpRequest};
 use replayer::engine::SeatIndex;
@@ -238,6 +249,125 @@ impl Caller {
     }
 }
 
+/// How long a process keeps a token's row it has read. Nothing changes or deletes these
+/// rows; the bound is for a row removed by hand behind the service's back, which every
+/// process then refuses within this time.
+pub const TOKEN_ROW_TTL: Duration = Duration::from_secs(60);
+
+/// Most token rows kept; past it the stale ones go, and if none is stale, all of them.
+const TOKEN_ROWS_MAX: usize = 65_536;
+
+/// A token's row as read: the stored hash of its secret and the caller it makes.
+#[derive(Clone, Debug)]
+struct TokenRow {
+    hash: String,
+    caller: Caller,
+    read: Instant,
+}
+
+/// The token rows this process has read lately (see the module's documentation), by
+/// kind, club and id. The presented secret is still compared with the stored hash on
+/// every request; only the database read is saved.
+#[derive(Default)]
+pub struct TokenCache {
+    rows: Mutex<HashMap<(TokenKind, String, String), TokenRow>>,
+}
+
+impl std::fmt::Debug for TokenCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Ids and hashes are not secrets, but nothing here needs to show them.
+        f.write_str("TokenCache")
+    }
+}
+
+impl TokenCache {
+    /// The row of `(kind, club, id)` if it was read less than [`TOKEN_ROW_TTL`] before
+    /// `now`.
+    fn get(&self, kind: TokenKind, club: &str, id: &str, now: Instant) -> Option<TokenRow> {
+        let rows = self.rows.lock().unwrap_or_else(|p| p.into_inner());
+        rows.get(&(kind, club.to_owned(), id.to_owned()))
+            .filter(|r| now.saturating_duration_since(r.read) < TOKEN_ROW_TTL)
+            .cloned()
+    }
+
+    /// Keeps a row read at `row.read`.
+    fn put(&self, kind: TokenKind, club: &str, id: &str, row: TokenRow) {
+        let mut rows = self.rows.lock().unwrap_or_else(|p| p.into_inner());
+        if rows.len() >= TOKEN_ROWS_MAX {
+            let now = row.read;
+            rows.retain(|_, r| now.saturating_duration_since(r.read) < TOKEN_ROW_TTL);
+            if rows.len() >= TOKEN_ROWS_MAX {
+                rows.clear();
+            }
+        }
+        rows.insert((kind, club.to_owned(), id.to_owned()), row);
+    }
+
+    /// How many rows are kept.
+    pub fn len(&self) -> usize {
+        self.rows.lock().map(|r| r.len()).unwrap_or(0)
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The row of a token of `kind` with id `id` in `club_id`, and the caller it makes: from
+/// the process's [`TokenCache`] when read lately, else from the store (and then kept).
+async fn token_row(
+    svc: &Service,
+    kind: TokenKind,
+    club_id: &str,
+    id: &str,
+) -> ApiResult<Option<TokenRow>> {
+    let now = Instant::now();
+    if let Some(row) = svc.tokens.get(kind, club_id, id, now) {
+        return Ok(Some(row));
+    }
+    let row = match kind {
+        TokenKind::ApiKey => svc
+            .store
+            .find_api_key(club_id, id)
+            .await?
+            .map(|r| TokenRow {
+                hash: r.key_hash,
+                caller: Caller {
+                    club_id: r.club_id,
+                    id: r.key_id,
+                    role: match r.role {
+                        KeyRole::Admin => Role::Admin,
+                        KeyRole::Auditor => Role::Auditor,
+                    },
+                },
+                read: now,
+            }),
+        TokenKind::Seat => svc
+            .store
+            .find_seat_by_token(club_id, id)
+            .await?
+            .and_then(|r| {
+                Some(TokenRow {
+                    hash: r.seat.token_hash,
+                    caller: Caller {
+                        club_id: r.club_id,
+                        id: r.seat.token_id,
+                        role: Role::Seat {
+                            table_id: r.table_id,
+                            seat: SeatIndex(u8::try_from(r.seat.seat).ok()?),
+                        },
+                    },
+                    read: now,
+                })
+            }),
+    };
+    if let Some(r) = &row {
+        svc.tokens.put(kind, club_id, id, r.clone());
+    }
+    Ok(row)
+}
+
 /// Resolves a bearer token to a caller; `None` when unknown or wrong.
 pub async fn authenticate(svc: &Service, token: &str) -> ApiResult<Option<Caller>> {
     let Some(t) = parse_token(token) else {
@@ -264,38 +394,9 @@ pub async fn authenticate(svc: &Service, token: &str) -> ApiResult<Option<Caller
             }
         },
     };
-    let (id, secret) = (t.id, t.secret);
-    let caller = match kind {
-        TokenKind::ApiKey => {
-            let row = svc.store.find_api_key(&club_id, id).await?;
-            let ok = secret_matches(secret, row.as_ref().map_or(DUMMY, |r| r.key_hash.as_str()));
-            row.filter(|_| ok).map(|r| Caller {
-                club_id: r.club_id,
-                id: r.key_id,
-                role: match r.role {
-                    KeyRole::Admin => Role::Admin,
-                    KeyRole::Auditor => Role::Auditor,
-                },
-            })
-        }
-        TokenKind::Seat => {
-            let row = svc.store.find_seat_by_token(&club_id, id).await?;
-            let ok = secret_matches(
-                secret,
-                row.as_ref().map_or(DUMMY, |r| r.seat.token_hash.as_str()),
-            );
-            row.filter(|_| ok).and_then(|r| {
-                Some(Caller {
-                    club_id: r.club_id,
-                    id: r.seat.token_id,
-                    role: Role::Seat {
-                        table_id: r.table_id,
-                        seat: SeatIndex(u8::try_from(r.seat.seat).ok()?),
-                    },
-                })
-            })
-        }
-    };
+    let row = token_row(svc, kind, &club_id, t.id).await?;
+    let ok = secret_matches(t.secret, row.as_ref().map_or(DUMMY, |r| r.hash.as_str()));
+    let caller = row.filter(|_| ok).map(|r| r.caller);
     if caller.is_some() && t.club_id.is_none() {
         svc.metrics.observe_legacy_token(kind);
     }
@@ -390,6 +491,134 @@ mod tests {
         ] {
             assert_eq!(parse_token(&bad), None, "{bad}");
         }
+    }
+
+    fn admin_row(read: Instant) -> TokenRow {
+        TokenRow {
+            hash: "ab".repeat(32),
+            caller: Caller {
+                club_id: CLUB.into(),
+                id: "k".into(),
+                role: Role::Admin,
+            },
+            read,
+        }
+    }
+
+    #[test]
+    fn token_rows_are_kept_for_a_while_by_kind_club_and_id() {
+        let cache = TokenCache::default();
+        let t0 = Instant::now();
+        cache.put(TokenKind::ApiKey, CLUB, "k", admin_row(t0));
+        let later = t0 + Duration::from_secs(1);
+        assert!(cache.get(TokenKind::ApiKey, CLUB, "k", later).is_some());
+        assert!(cache.get(TokenKind::Seat, CLUB, "k", later).is_none());
+        assert!(cache
+            .get(TokenKind::ApiKey, "c_fedcba9876543210", "k", later)
+            .is_none());
+        assert!(cache.get(TokenKind::ApiKey, CLUB, "k2", later).is_none());
+        assert!(
+            cache
+                .get(TokenKind::ApiKey, CLUB, "k", t0 + TOKEN_ROW_TTL)
+                .is_none(),
+            "read again once stale"
+        );
+    }
+
+    #[test]
+    fn token_rows_kept_are_bounded() {
+        let cache = TokenCache::default();
+        let t0 = Instant::now();
+        for i in 0..TOKEN_ROWS_MAX + 10 {
+            cache.put(TokenKind::Seat, CLUB, &i.to_string(), admin_row(t0));
+        }
+        assert!(cache.len() <= TOKEN_ROWS_MAX);
+        assert!(!cache.is_empty());
+    }
+
+    /// A row kept from an earlier request still has every presented secret compared with
+    /// its hash: a wrong secret is refused whether the row was read now or before.
+    #[tokio::test]
+    async fn a_kept_row_still_checks_the_secret() {
+        use crate::store::{ApiKeyRow, ClubRow, SeatRow, TableRow};
+        let dir = tempfile::tempdir().unwrap();
+        let svc = Service::open(&crate::config::StoreArgs::embedded(dir.path()))
+            .await
+            .unwrap();
+        let admin = token_from(API_KEY_PREFIX, CLUB, &[1; 8], &[2; 32]).unwrap();
+        let seat = token_from(SEAT_TOKEN_PREFIX, CLUB, &[3; 8], &[4; 32]).unwrap();
+        let store = svc.store.as_ref();
+        store
+            .create_club(
+                &ClubRow {
+                    club_id: CLUB.into(),
+                    name: "Club".into(),
+                    created_ms: 0,
+                },
+                &ApiKeyRow {
+                    club_id: CLUB.into(),
+                    key_id: admin.id.clone(),
+                    key_hash: admin.hash.clone(),
+                    role: KeyRole::Admin,
+                    created_ms: 0,
+                },
+            )
+            .await
+            .unwrap();
+        store
+            .create_table(
+                &TableRow {
+                    club_id: CLUB.into(),
+                    table_id: "t_1".into(),
+                    game: "bist-o-yek".into(),
+                    rules: serde_json::json!({}),
+                    setup: serde_json::json!({}),
+                    match_state: serde_json::json!({}),
+                    match_version: 0,
+                    seats: vec![SeatRow {
+                        seat: 0,
+                        player: "p".into(),
+                        token_id: seat.id.clone(),
+                        token_hash: seat.hash.clone(),
+                        public_key: None,
+                    }],
+                    created_ms: 0,
+                },
+                None,
+            )
+            .await
+            .unwrap();
+        let wrong_admin = token_from(API_KEY_PREFIX, CLUB, &[1; 8], &[9; 32]).unwrap();
+        let wrong_seat = token_from(SEAT_TOKEN_PREFIX, CLUB, &[3; 8], &[9; 32]).unwrap();
+        for round in 0..2 {
+            let a = authenticate(&svc, &admin.token).await.unwrap().unwrap();
+            assert_eq!((a.role, a.id.as_str()), (Role::Admin, admin.id.as_str()));
+            let s = authenticate(&svc, &seat.token).await.unwrap().unwrap();
+            assert_eq!(
+                s.role,
+                Role::Seat {
+                    table_id: "t_1".into(),
+                    seat: SeatIndex(0)
+                }
+            );
+            assert!(authenticate(&svc, &wrong_admin.token)
+                .await
+                .unwrap()
+                .is_none());
+            assert!(authenticate(&svc, &wrong_seat.token)
+                .await
+                .unwrap()
+                .is_none());
+            assert_eq!(
+                svc.tokens.len(),
+                2,
+                "round {round}: the two rows found are kept"
+            );
+        }
+        // An unknown id is not kept, and stays unknown.
+        let unknown = token_from(SEAT_TOKEN_PREFIX, CLUB, &[5; 8], &[4; 32]).unwrap();
+        assert!(authenticate(&svc, &unknown.token).await.unwrap().is_none());
+        assert_eq!(svc.tokens.len(), 2);
     }
 
     #[test]

@@ -229,10 +229,12 @@ pub async fn list(svc: &Service, caller: &Caller, mut q: HistoryQuery) -> ApiRes
     let mut scans = 0;
     let mut next_cursor = None;
     loop {
+        // The summaries show no next seq: the rows as stored (no step into each hand's
+        // events).
         let page = svc
             .store
             .reader()
-            .list_hands(&caller.club_id, &filter)
+            .list_hands_stored(&caller.club_id, &filter)
             .await?;
         let exhausted = i64::try_from(page.len()).unwrap_or(0) < batch;
         let mut last = None;

@@ -52,6 +52,8 @@ pub struct Service {
     pub seal: SealKey,
     /// Running hands held in memory.
     pub live: hands::LiveHands,
+    /// Token rows read lately (`auth`).
+    pub tokens: auth::TokenCache,
     /// Metrics.
     pub metrics: Metrics,
     /// The scheme-less URL of the API root that names the clubs' transparency logs
@@ -99,6 +101,7 @@ impl Service {
             keys,
             seal,
             live: hands::LiveHands::default(),
+            tokens: auth::TokenCache::default(),
             metrics,
             log_base: clublog::DEFAULT_PUBLIC_BASE.to_string(),
         })

@@ -210,6 +210,7 @@ conformance!(
     club_event_order,
     club_order_is_given_once,
     list_hands_filters_and_cursor,
+    a_player_in_two_seats_is_listed_once,
     current_hand_and_one_in_progress_per_table,
     clubs_see_only_their_own_rows,
     events_are_append_only_in_the_database,
@@ -1449,8 +1450,18 @@ async fn list_hands_filters_and_cursor(h: Harness) {
     ];
     for (filter, keep) in &cases {
         let want = newest_first(stored.iter().filter(|h| keep(h)).collect());
-        let got = ids(s.list_hands("c1", filter).await.unwrap());
-        assert_eq!(got, want, "filter {filter:?}");
+        let exact = s.list_hands("c1", filter).await.unwrap();
+        assert_eq!(ids(exact.clone()), want, "filter {filter:?}");
+        // The listing of the rows as stored: the same hands and rows, each next seq at
+        // most the true one.
+        let as_stored = s.list_hands_stored("c1", filter).await.unwrap();
+        assert_eq!(as_stored.len(), exact.len(), "filter {filter:?}");
+        for (a, b) in as_stored.iter().zip(&exact) {
+            assert!(a.next_seq <= b.next_seq, "{a:?} / {b:?}");
+            let mut a = a.clone();
+            a.next_seq = b.next_seq;
+            assert_eq!(&a, b, "filter {filter:?}");
+        }
     }
     // Sanity of the fixture itself.
     assert_eq!(ids(s.list_hands("c1", &all).await.unwrap()).len(), 14);
@@ -1498,6 +1509,66 @@ async fn list_hands_filters_and_cursor(h: Harness) {
         ids(s.list_hands("c2", &all).await.unwrap()),
         vec!["h99".to_string()]
     );
+}
+
+/// A player may hold two seats of one hand (nothing forbids it): listed by player, the
+/// hand shows once, on every path a hand is written (a plain start; a start with an
+/// idempotency key, which PostgreSQL writes in a transaction of its own), and pages
+/// by cursor still meet every hand once.
+async fn a_player_in_two_seats_is_listed_once(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    let twice = ["mina", "omid", "mina", "kaveh"];
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 10_000, &twice)).await;
+    let mut end = append_req("c1", "h1", 1, 1);
+    end.hand_update = Some(HandUpdate {
+        status: HandStatus::Completed,
+        ended_ms: Some(10_500),
+        outcome: None,
+        abandon_reason: None,
+    });
+    s.append(&end).await.unwrap();
+    let h2 = hand("c1", "h2", "t1", "hokm", 2, 11_000, &twice);
+    s.create_hand(&h2, &event("c1", "h2", 0), &[], Some(&idem("c1", "k-h2")))
+        .await
+        .unwrap();
+    let by_mina = HandFilter {
+        player: Some("mina".into()),
+        limit: 100,
+        ..Default::default()
+    };
+    let ids = |v: Vec<HandRow>| v.into_iter().map(|h| h.hand_id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(s.list_hands("c1", &by_mina).await.unwrap()),
+        vec!["h2", "h1"]
+    );
+    let mut got = vec![];
+    let mut cursor = None;
+    for _ in 0..10 {
+        let page = s
+            .list_hands(
+                "c1",
+                &HandFilter {
+                    cursor: cursor.clone(),
+                    limit: 1,
+                    ..by_mina.clone()
+                },
+            )
+            .await
+            .unwrap();
+        let Some(last) = page.last() else { break };
+        cursor = Some((last.started_ms, last.hand_id.clone()));
+        got.extend(ids(page));
+    }
+    assert_eq!(got, vec!["h2", "h1"]);
+    // With the other filters too.
+    let done = HandFilter {
+        status: Some(HandStatus::Completed),
+        table_id: Some("t1".into()),
+        started_to_ms: Some(10_001),
+        ..by_mina.clone()
+    };
+    assert_eq!(ids(s.list_hands("c1", &done).await.unwrap()), vec!["h1"]);
 }
 
 async fn current_hand_and_one_in_progress_per_table(h: Harness) {
@@ -2717,6 +2788,72 @@ async fn routes_of_the_tokens_issued_before(s: &dyn Store) {
         s.add_api_key(&key("c1", "k1", KeyRole::Auditor)).await,
         Err(StoreError::Duplicate("api key"))
     ));
+}
+
+/// Migration 8 gives every seat row its hand's start, so that a store migrated from V7
+/// lists a player's hands by the new index, in order, with nothing left out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_migration_8_gives_the_seats_their_hands_start() {
+    run_pg_empty(|cfg| async move {
+        let (mut client, conn) = cfg.connect(NoTls).await.unwrap();
+        let driver = tokio::spawn(conn);
+        pg_migrations::migrations::runner()
+            .set_target(refinery::Target::Version(7))
+            .run_async(&mut client)
+            .await
+            .unwrap();
+        client
+            .batch_execute(
+                "INSERT INTO clubs (club_id, name, created_ms) VALUES ('c1', 'One', 1);
+                 INSERT INTO game_tables (club_id, table_id, game, rules, setup, match_state,
+                     match_version, created_ms) VALUES ('c1', 't1', 'hokm', '{}', '{}', '{}', 0, 1);
+                 INSERT INTO hands (club_id, hand_id, table_id, game, hand_no, status, next_seq,
+                     players, started_ms) VALUES
+                     ('c1', 'h1', 't1', 'hokm', 1, 'completed', 1, '{a,b}', 100),
+                     ('c1', 'h2', 't1', 'hokm', 2, 'completed', 1, '{b,a}', 300),
+                     ('c1', 'h3', 't1', 'hokm', 3, 'in_progress', 1, '{a,c}', 200);
+                 INSERT INTO hand_players (club_id, hand_id, seat, player) VALUES
+                     ('c1', 'h1', 0, 'a'), ('c1', 'h1', 1, 'b'),
+                     ('c1', 'h2', 0, 'b'), ('c1', 'h2', 1, 'a'),
+                     ('c1', 'h3', 0, 'a'), ('c1', 'h3', 1, 'c');",
+            )
+            .await
+            .unwrap();
+        let store = PgStore::from_config(cfg, 2).unwrap();
+        store.migrate().await.unwrap();
+        let missing: i64 = client
+            .query_one(
+                "SELECT count(*) FROM hand_players p JOIN hands h USING (club_id, hand_id) \
+                 WHERE p.started_ms IS DISTINCT FROM h.started_ms",
+                &[],
+            )
+            .await
+            .unwrap()
+            .get(0);
+        assert_eq!(missing, 0);
+        let listed = |player: &str| {
+            let filter = HandFilter {
+                player: Some(player.into()),
+                limit: 10,
+                ..Default::default()
+            };
+            let store = &store;
+            async move {
+                store
+                    .list_hands("c1", &filter)
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .map(|h| h.hand_id)
+                    .collect::<Vec<_>>()
+            }
+        };
+        assert_eq!(listed("a").await, vec!["h2", "h3", "h1"]);
+        assert_eq!(listed("c").await, vec!["h3"]);
+        drop(client);
+        let _ = driver.await;
+    })
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -43,6 +43,7 @@ use crate::common::{
     sample_waits, server_counters, work_backends_cpu, work_url, Latencies, ServerCounters,
     WaitSummary,
 };
+use crate::lag::{sample_lag, LagSamples};
 
 /// Most events one benchmark hand may take before it is abandoned.
 const MAX_HAND_STEPS: usize = 2_000;
@@ -78,40 +79,68 @@ pub struct Args {
     /// Concurrency at which the ratio target is judged.
     #[arg(long, default_value_t = 32)]
     target_at: usize,
+    /// How often the sequencer's lag is sampled during an append slice (ms).
+    #[arg(long, default_value_t = 100)]
+    lag_every_ms: u64,
+}
+
+impl Args {
+    /// What an append slice needs to know.
+    fn slice_opts(&self) -> SliceOpts {
+        SliceOpts {
+            database_url: self.database_url.clone(),
+            client_entropy: self.client_entropy,
+            lag_every: Duration::from_millis(self.lag_every_ms.clamp(10, 10_000)),
+        }
+    }
+}
+
+/// How an append slice runs (shared with `loadgen http`, whose store side is this
+/// workload).
+#[derive(Debug, Clone)]
+pub(crate) struct SliceOpts {
+    /// The (throw-away) database.
+    pub(crate) database_url: String,
+    /// Tables collect client seeds.
+    pub(crate) client_entropy: bool,
+    /// How often the sequencer's lag is sampled.
+    pub(crate) lag_every: Duration,
 }
 
 /// What one phase measured.
 #[derive(Debug, Default)]
-struct Phase {
-    events: u64,
-    ops: u64,
-    errors: u64,
-    first_error: Option<String>,
-    secs: f64,
-    lat: Latencies,
+pub(crate) struct Phase {
+    pub(crate) events: u64,
+    pub(crate) ops: u64,
+    pub(crate) errors: u64,
+    pub(crate) first_error: Option<String>,
+    pub(crate) secs: f64,
+    pub(crate) lat: Latencies,
     /// Seconds the tasks spent in client-side work (driving hands, signing, building
     /// rows): CPU taken from the same 2 cores the server runs on.
-    client_secs: f64,
-    waits: WaitSummary,
+    pub(crate) client_secs: f64,
+    pub(crate) waits: WaitSummary,
     /// Commits of this database and WAL flushes of the cluster during the phase.
-    commits: i64,
-    wal_syncs: i64,
+    pub(crate) commits: i64,
+    pub(crate) wal_syncs: i64,
     /// CPU seconds of the measured connections' backends, and of this process.
-    server_cpu: f64,
-    loadgen_cpu: f64,
+    pub(crate) server_cpu: f64,
+    pub(crate) loadgen_cpu: f64,
     /// Busy and total CPU time of the whole machine (jiffies).
-    machine_busy: u64,
-    machine_total: u64,
+    pub(crate) machine_busy: u64,
+    pub(crate) machine_total: u64,
     /// Events written but not yet in the club's order when the phase ended (the
     /// sequencer's lag; appends only).
-    unordered_at_end: u64,
+    pub(crate) unordered_at_end: u64,
+    /// The sequencer's lag sampled during the phase (appends only).
+    pub(crate) lag: LagSamples,
 }
 
 impl Phase {
-    fn events_per_sec(&self) -> f64 {
+    pub(crate) fn events_per_sec(&self) -> f64 {
         self.events as f64 / self.secs.max(1e-9)
     }
-    fn ops_per_sec(&self) -> f64 {
+    pub(crate) fn ops_per_sec(&self) -> f64 {
         self.ops as f64 / self.secs.max(1e-9)
     }
     fn commits_per_flush(&self) -> f64 {
@@ -119,7 +148,7 @@ impl Phase {
     }
 
     /// Adds another slice of the same phase.
-    fn absorb(&mut self, o: Phase) {
+    pub(crate) fn absorb(&mut self, o: Phase) {
         self.events += o.events;
         self.ops += o.ops;
         self.errors += o.errors;
@@ -140,16 +169,17 @@ impl Phase {
         self.machine_busy += o.machine_busy;
         self.machine_total += o.machine_total;
         self.unordered_at_end = self.unordered_at_end.max(o.unordered_at_end);
+        self.lag.absorb(o.lag);
     }
 
     /// Microseconds of CPU per event: the measured backends', and this process's.
-    fn cpu_us_per_event(&self) -> (f64, f64) {
+    pub(crate) fn cpu_us_per_event(&self) -> (f64, f64) {
         let n = self.events.max(1) as f64;
         (1e6 * self.server_cpu / n, 1e6 * self.loadgen_cpu / n)
     }
 
     /// Share of the whole machine's CPU that was busy (every process, ours or not).
-    fn machine_busy_pct(&self) -> f64 {
+    pub(crate) fn machine_busy_pct(&self) -> f64 {
         100.0 * self.machine_busy as f64 / self.machine_total.max(1) as f64
     }
 }
@@ -279,6 +309,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         slice.as_secs_f64(),
         slice.as_secs_f64()
     );
+    let opts = args.slice_opts();
     let mut rows = Vec::new();
     for &c in &args.hands_concurrency {
         let _ = admin.batch_execute("TRUNCATE bench_plain").await;
@@ -286,12 +317,12 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         let base_store = PgStore::connect(&work_url(&args.database_url), c)?;
         let pool = base_store.pool().clone();
         warm_pool(&pool, c).await?;
-        let mut rig = appends_rig(&args, c).await?;
+        let mut rig = appends_rig(&args.database_url, args.players, c).await?;
         let mut base = Phase::default();
         let mut app = Phase::default();
         for round in 0..rounds {
             base.absorb(baseline_slice(&args, &pool, c, round, template.clone(), slice).await?);
-            app.absorb(appends_slice(&args, &mut rig, slice).await?);
+            app.absorb(appends_slice(&opts, &mut rig, slice).await?);
         }
         report_phase("baseline", c, &base);
         report_phase("appends", c, &app);
@@ -355,6 +386,38 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             base_db / app_db.max(1e-9)
         );
     }
+    // The sequencer keeps up: its lag at full append rate, judged at 8 hands and more.
+    println!();
+    println!(
+        "| C | sequencer lag max ms | p99 ms | p50 ms | most events waiting (sampled) | events waiting at a slice's end (most) | samples | longest pass ms | target |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let mut lag_failed = false;
+    for (c, _, app) in &rows {
+        let mut lag = app.lag.clone();
+        let (max, p99, ok) = crate::lag::verdict(&mut lag);
+        let judged = *c >= 8;
+        lag_failed |= judged && !ok;
+        println!(
+            "| {c} | {max:.0} | {p99:.0} | {:.0} | {} | {} | {} | {:.0} | {} |",
+            lag.age.pct_ms(50.0),
+            lag.max_waiting(),
+            app.unordered_at_end,
+            lag.samples,
+            lag.longest_pass().as_secs_f64() * 1000.0,
+            match (judged, ok) {
+                (false, _) => "not judged",
+                (true, true) => "PASS (< 1 s)",
+                (true, false) => "FAIL (>= 1 s)",
+            }
+        );
+    }
+    println!(
+        "RESULT (sequencer lag < {} s at C >= 8): {}",
+        crate::lag::LAG_TARGET.as_secs(),
+        if lag_failed { "FAIL" } else { "PASS" }
+    );
+    println!();
     let judged = rows.iter().any(|(c, _, _)| *c == args.target_at);
     if rows.iter().any(|(_, b, a)| b.errors + a.errors > 0) {
         bail!("errors during the benchmark (see above)");
@@ -388,9 +451,22 @@ fn report_phase(name: &str, c: usize, p: &Phase) {
         println!("    first error: {e}");
     }
     if name == "appends" {
+        let mut lag = p.lag.clone();
         println!(
-            "    club order: {} events still waiting for the sequencer at the end",
-            p.unordered_at_end
+            "    club order: {} events still waiting for the sequencer at the end of a slice \
+             (most); sequencer lag max {:.0} ms, p99 {:.0} ms, p50 {:.0} ms, most events \
+             waiting {} ({} samples; the sampler's backend {:.1} ms CPU); {} sequencer \
+             passes, the longest {:.0} ms (most events in one pass {})",
+            p.unordered_at_end,
+            lag.age.pct_ms(100.0),
+            lag.age.pct_ms(99.0),
+            lag.age.pct_ms(50.0),
+            lag.max_waiting(),
+            lag.samples,
+            lag.sampler_cpu * 1000.0,
+            lag.passes.len(),
+            lag.longest_pass().as_secs_f64() * 1000.0,
+            lag.passes.iter().map(|(n, _)| *n).max().unwrap_or(0),
         );
     }
     let (server_us, loadgen_us) = p.cpu_us_per_event();
@@ -564,18 +640,25 @@ struct TableState {
 }
 
 /// One club with C tables, and the pool of the store that writes to it.
-struct AppendsRig {
+pub(crate) struct AppendsRig {
     store: Arc<PgStore>,
+    club_id: String,
     tables: Vec<TableState>,
     key: Arc<SigningKeyPair>,
 }
 
-async fn appends_rig(args: &Args, c: usize) -> anyhow::Result<AppendsRig> {
-    let store = Arc::new(PgStore::connect(&work_url(&args.database_url), c)?);
+/// A club with `c` Bist-o-yek tables of `players` seats, and a store of `c` pooled
+/// connections (warm) to write to it.
+pub(crate) async fn appends_rig(
+    database_url: &str,
+    players: u8,
+    c: usize,
+) -> anyhow::Result<AppendsRig> {
+    let store = Arc::new(PgStore::connect(&work_url(database_url), c)?);
     warm_pool(store.pool(), c).await?;
     let def = registry(GameId::BistOYek)?;
     let rules = def.normalize_rules(&def.default_rules())?;
-    let setup = def.default_setup(args.players)?;
+    let setup = def.default_setup(players)?;
     let match_state = def.new_match(&rules, &setup)?;
     let tag = hex::encode(random_bytes(4));
     let club_id = format!("bench-c{c}-{tag}");
@@ -599,10 +682,10 @@ async fn appends_rig(args: &Args, c: usize) -> anyhow::Result<AppendsRig> {
     let mut tables = Vec::new();
     for t in 0..c {
         let table_id = format!("t{t:03}");
-        let seats: Vec<SeatInfo> = (0..args.players)
+        let seats: Vec<SeatInfo> = (0..players)
             .map(|s| SeatInfo {
                 seat: SeatIndex(s),
-                player: format!("p{}", (t * usize::from(args.players) + usize::from(s)) % 97),
+                player: format!("p{}", (t * usize::from(players) + usize::from(s)) % 97),
                 public_key: None,
             })
             .collect();
@@ -644,6 +727,7 @@ async fn appends_rig(args: &Args, c: usize) -> anyhow::Result<AppendsRig> {
     }
     Ok(AppendsRig {
         store,
+        club_id,
         tables,
         key: Arc::new(SigningKeyPair::from_secret(random_seed())),
     })
@@ -651,26 +735,42 @@ async fn appends_rig(args: &Args, c: usize) -> anyhow::Result<AppendsRig> {
 
 /// Plays at every table of the rig for `slice`; the hands running at the end are
 /// abandoned (and revealed), so the next slice starts new ones.
-async fn appends_slice(
-    args: &Args,
+pub(crate) async fn appends_slice(
+    opts: &SliceOpts,
     rig: &mut AppendsRig,
     slice: Duration,
 ) -> anyhow::Result<Phase> {
-    let (stop, sampler, before) = observe_start(&args.database_url, slice.as_secs() + 1).await?;
+    let (stop, sampler, before) = observe_start(&opts.database_url, slice.as_secs() + 1).await?;
+    // The sequencer's lag, on a connection of its own (see `lag`).
+    let lag_stop = Arc::new(AtomicBool::new(false));
+    let lag_sampler = tokio::spawn(sample_lag(
+        opts.database_url.clone(),
+        rig.club_id.clone(),
+        lag_stop.clone(),
+        opts.lag_every,
+        slice.as_secs() + 30,
+    ));
     let start = Instant::now();
     let deadline = start + slice;
     // The club's order is given by the sequencer as in the service, measured with the
     // appends (its connection is one of the store's).
+    let passes = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let noted = passes.clone();
     let sequencer = services::store::spawn_sequencer(
         rig.store.clone() as Arc<dyn Store>,
         services::store::SEQUENCER_PERIOD,
-        |_, _| {},
+        move |outcome, took| {
+            if let Ok(n) = outcome {
+                let mut v = noted.lock().unwrap_or_else(|p| p.into_inner());
+                v.push((n, took));
+            }
+        },
     );
     let mut tasks = Vec::new();
     for mut table in std::mem::take(&mut rig.tables) {
         let store = rig.store.clone();
         let key = rig.key.clone();
-        let entropy = args.client_entropy;
+        let entropy = opts.client_entropy;
         tasks.push(tokio::spawn(async move {
             let mut out = TaskOut::default();
             if let Err(e) = play_table(&*store, &mut table, &key, entropy, deadline, &mut out).await
@@ -687,8 +787,11 @@ async fn appends_slice(
         outs.push(out);
     }
     let mut p = merge(outs, start.elapsed().as_secs_f64());
-    observe_end(&args.database_url, &mut p, stop, sampler, before).await?;
+    lag_stop.store(true, Ordering::Relaxed);
+    observe_end(&opts.database_url, &mut p, stop, sampler, before).await?;
+    p.lag = lag_sampler.await??;
     sequencer.abort();
+    p.lag.passes = std::mem::take(&mut *passes.lock().unwrap_or_else(|p| p.into_inner()));
     // What the sequencer had not reached yet; ordered now, outside the measurement.
     p.unordered_at_end = services::store::sequence_all(&*rig.store).await?;
     Ok(p)

@@ -1,6 +1,13 @@
 //! `loadgen history`: bulk-loads a club history of ~N events (hands, their player
 //! projection and their events, consistent with the schema), then times
-//! `Store::list_hands` with a mix of filters and cursor paging.
+//! `Store::list_hands_stored` (what `GET /v1/hands` reads) with a mix of filters and
+//! cursor paging, and the hand reads of the service (`Store::get_hand`, a page of
+//! `Store::list_events`, a whole hand).
+//!
+//! With several sizes (`--events 1000000,10000000`) the history is loaded up to the
+//! first, measured, grown to the next and measured again: the same clubs and tables go
+//! on playing (a club's history grows with time, its players' too), and each later size
+//! is judged against the first, per kind of call: p50 and p99 within 1.2 times.
 //!
 //! The load does not go through the append path: hands and `hand_players` are written
 //! with binary COPY in one transaction, events with binary COPY in transactions of
@@ -33,10 +40,14 @@ use crate::common::{connect, durability_settings, Latencies};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Events to load (about: whole hands are loaded).
-    #[arg(long, default_value_t = 1_000_000)]
-    events: u64,
-    /// list_hands calls to time (each page of a paged walk counts as one).
+    /// History sizes in events, comma-separated and growing (about: whole hands are
+    /// loaded). The history is loaded up to the first size and measured, then grown to
+    /// the next (the same clubs and tables playing on: a club's history grows with time)
+    /// and measured again, and so on; each later size is judged against the first.
+    #[arg(long, value_delimiter = ',', default_value = "1000000")]
+    events: Vec<u64>,
+    /// Calls to time at each size (each page of a paged walk counts as one), round-robin
+    /// over the list_hands kinds and the hand reads.
     #[arg(long, default_value_t = 2_000)]
     queries: usize,
     /// The (throw-away) database to benchmark.
@@ -86,6 +97,7 @@ struct TemplateEvent {
 }
 
 /// One generated hand.
+#[derive(Clone)]
 struct GenHand {
     club: usize,
     table: usize,
@@ -94,6 +106,8 @@ struct GenHand {
     status: HandStatus,
     started_ms: i64,
     ended_ms: Option<i64>,
+    /// When it ends (or will: a hand in progress ends in a later stage).
+    end_ms: i64,
     players: Vec<String>,
     template: usize,
     /// Events stored (a prefix of the template's for a hand in progress).
@@ -154,131 +168,198 @@ fn club_id(c: usize) -> String {
     format!("club-{c}")
 }
 
+/// A hand's id, shaped as the service makes them (`h_` and 16 hex characters of
+/// randomness, here derived from the hand's place): hands of one table are scattered
+/// over `events_pkey` and `hands_pkey` as in production, not next to each other as
+/// `table-03-000123` would put them (which flattered the reads' locality).
+fn hand_id(c: usize, t: usize, n: i64) -> String {
+    let d = Sha256::digest(format!("history-hand-{c}-{t}-{n}"));
+    format!("h_{}", hex::encode(&d[..8]))
+}
+
 fn player_name(c: usize, p: usize) -> String {
     format!("c{c}-player-{p:04}")
 }
 
-/// Generates the hands of every table in time order until `target` events.
-fn generate(
-    args: &Args,
-    templates: &[Template],
-    rng: &mut ChaCha8Rng,
-    start_ms: i64,
-) -> (Vec<Vec<GenTable>>, Vec<GenHand>) {
-    let mut tables: Vec<Vec<GenTable>> = Vec::new();
-    let mut heap = BinaryHeap::new();
-    for c in 0..args.clubs {
-        let mut ts = Vec::new();
-        for t in 0..args.tables_per_club {
-            let seats = SEAT_COUNTS[rng_below(rng, SEAT_COUNTS.len())];
-            let mut regulars = Vec::new();
-            while regulars.len() < REGULARS.max(usize::from(seats)) {
-                let p = player_name(c, rng_below(rng, args.players_per_club));
-                if !regulars.contains(&p) {
-                    regulars.push(p);
+/// The history as it is generated, stage by stage: every table's next start, the clubs'
+/// next gid, what is loaded so far.
+struct Generator {
+    tables: Vec<Vec<GenTable>>,
+    /// `(next start, club, table)`, earliest first.
+    heap: BinaryHeap<Reverse<(i64, usize, usize)>>,
+    next_gid: Vec<i64>,
+    /// Events generated so far.
+    total: u64,
+    /// Every hand generated so far, as `(club, hand id)`: what the hand reads pick from.
+    all: Vec<(usize, String)>,
+    /// The hands left in progress by the last stage, to finish before the next.
+    in_progress: Vec<GenHand>,
+}
+
+impl Generator {
+    fn new(args: &Args, rng: &mut ChaCha8Rng, start_ms: i64) -> Generator {
+        let mut tables: Vec<Vec<GenTable>> = Vec::new();
+        let mut heap = BinaryHeap::new();
+        for c in 0..args.clubs {
+            let mut ts = Vec::new();
+            for t in 0..args.tables_per_club {
+                let seats = SEAT_COUNTS[rng_below(rng, SEAT_COUNTS.len())];
+                let mut regulars = Vec::new();
+                while regulars.len() < REGULARS.max(usize::from(seats)) {
+                    let p = player_name(c, rng_below(rng, args.players_per_club));
+                    if !regulars.contains(&p) {
+                        regulars.push(p);
+                    }
+                }
+                let next_start = start_ms + i64::try_from(rng_below(rng, 3_600_000)).unwrap_or(0);
+                heap.push(Reverse((next_start, c, t)));
+                ts.push(GenTable {
+                    id: format!("table-{t:02}"),
+                    seats,
+                    regulars,
+                    next_start,
+                    hands: 0,
+                });
+            }
+            tables.push(ts);
+        }
+        Generator {
+            tables,
+            heap,
+            next_gid: vec![0i64; args.clubs],
+            total: 0,
+            all: Vec::new(),
+            in_progress: Vec::new(),
+        }
+    }
+
+    /// Generates the hands of every table in time order until `target` events in all
+    /// (every stage so far); the last hand of every other table is left in progress.
+    fn extend(
+        &mut self,
+        args: &Args,
+        templates: &[Template],
+        rng: &mut ChaCha8Rng,
+        target: u64,
+    ) -> Vec<GenHand> {
+        let mut hands = Vec::new();
+        // Bounded: every iteration adds at least one event.
+        while self.total < target {
+            let Some(Reverse((start, c, t))) = self.heap.pop() else {
+                break;
+            };
+            let table = &mut self.tables[c][t];
+            let candidates: Vec<usize> = (0..templates.len())
+                .filter(|&i| templates[i].seats == table.seats)
+                .collect();
+            let template = candidates[rng_below(rng, candidates.len())];
+            let n_events = templates[template].events.len();
+            let duration = i64::try_from(n_events).unwrap_or(60)
+                * (1_000 + i64::try_from(rng_below(rng, 4_000)).unwrap_or(0));
+            // Mostly regulars, now and then someone from the whole club.
+            let mut players: Vec<String> = Vec::new();
+            while players.len() < usize::from(table.seats) {
+                let p = if rng_below(rng, 10) == 0 {
+                    player_name(c, rng_below(rng, args.players_per_club))
+                } else {
+                    table.regulars[rng_below(rng, table.regulars.len())].clone()
+                };
+                if !players.contains(&p) {
+                    players.push(p);
                 }
             }
-            let next_start = start_ms + i64::try_from(rng_below(rng, 3_600_000)).unwrap_or(0);
-            heap.push(Reverse((next_start, c, t)));
-            ts.push(GenTable {
-                id: format!("table-{t:02}"),
-                seats,
-                regulars,
-                next_start,
-                hands: 0,
-            });
-        }
-        tables.push(ts);
-    }
-    let mut next_gid = vec![0i64; args.clubs];
-    let mut hands = Vec::new();
-    let mut total: u64 = 0;
-    // Bounded: every iteration adds at least one event.
-    while total < args.events {
-        let Some(Reverse((start, c, t))) = heap.pop() else {
-            break;
-        };
-        let table = &mut tables[c][t];
-        let candidates: Vec<usize> = (0..templates.len())
-            .filter(|&i| templates[i].seats == table.seats)
-            .collect();
-        let template = candidates[rng_below(rng, candidates.len())];
-        let n_events = templates[template].events.len();
-        let duration = i64::try_from(n_events).unwrap_or(60)
-            * (1_000 + i64::try_from(rng_below(rng, 4_000)).unwrap_or(0));
-        // Mostly regulars, now and then someone from the whole club.
-        let mut players: Vec<String> = Vec::new();
-        while players.len() < usize::from(table.seats) {
-            let p = if rng_below(rng, 10) == 0 {
-                player_name(c, rng_below(rng, args.players_per_club))
+            let abandoned = rng_below(rng, 20) == 0;
+            table.hands += 1;
+            let events = if abandoned {
+                // Abandoned part-way: a prefix of the template (its reveal is not kept:
+                // the row only has to be the size of one).
+                (n_events / 2).max(1)
             } else {
-                table.regulars[rng_below(rng, table.regulars.len())].clone()
+                n_events
             };
-            if !players.contains(&p) {
-                players.push(p);
-            }
-        }
-        let abandoned = rng_below(rng, 20) == 0;
-        table.hands += 1;
-        let events = if abandoned {
-            // Abandoned part-way: a prefix of the template (its reveal is not kept:
-            // the row only has to be the size of one).
-            (n_events / 2).max(1)
-        } else {
-            n_events
-        };
-        hands.push(GenHand {
-            club: c,
-            table: t,
-            hand_id: format!("{}-{:06}", table.id, table.hands),
-            hand_no: table.hands,
-            status: if abandoned {
-                HandStatus::Abandoned
+            hands.push(GenHand {
+                club: c,
+                table: t,
+                hand_id: hand_id(c, t, table.hands),
+                hand_no: table.hands,
+                status: if abandoned {
+                    HandStatus::Abandoned
+                } else {
+                    HandStatus::Completed
+                },
+                started_ms: start,
+                ended_ms: Some(start + duration),
+                end_ms: start + duration,
+                players,
+                template,
+                events,
+                first_gid: self.next_gid[c],
+            });
+            self.next_gid[c] += i64::try_from(events).unwrap_or(0);
+            self.total += u64::try_from(events).unwrap_or(0);
+            // Next hand: a short pause, sometimes a long break (the table closes for the
+            // night).
+            let pause = if rng_below(rng, 25) == 0 {
+                8 * 3_600_000 + i64::try_from(rng_below(rng, 8 * 3_600_000)).unwrap_or(0)
             } else {
-                HandStatus::Completed
-            },
-            started_ms: start,
-            ended_ms: Some(start + duration),
-            players,
-            template,
-            events,
-            first_gid: next_gid[c],
-        });
-        next_gid[c] += i64::try_from(events).unwrap_or(0);
-        total += u64::try_from(events).unwrap_or(0);
-        // Next hand: a short pause, sometimes a long break (the table closes for the night).
-        let pause = if rng_below(rng, 25) == 0 {
-            8 * 3_600_000 + i64::try_from(rng_below(rng, 8 * 3_600_000)).unwrap_or(0)
-        } else {
-            10_000 + i64::try_from(rng_below(rng, 300_000)).unwrap_or(0)
-        };
-        table.next_start = start + duration + pause;
-        heap.push(Reverse((table.next_start, c, t)));
-    }
-    // The last hand of every other table is still being played.
-    for c in 0..args.clubs {
-        for t in (0..args.tables_per_club).step_by(2) {
-            if let Some(h) = hands.iter_mut().rev().find(|h| h.club == c && h.table == t) {
-                h.status = HandStatus::InProgress;
-                h.ended_ms = None;
+                10_000 + i64::try_from(rng_below(rng, 300_000)).unwrap_or(0)
+            };
+            table.next_start = start + duration + pause;
+            self.heap.push(Reverse((table.next_start, c, t)));
+        }
+        // The last hand of every other table is still being played.
+        self.in_progress.clear();
+        for c in 0..args.clubs {
+            for t in (0..args.tables_per_club).step_by(2) {
+                if let Some(h) = hands.iter_mut().rev().find(|h| h.club == c && h.table == t) {
+                    h.status = HandStatus::InProgress;
+                    h.ended_ms = None;
+                    self.in_progress.push(h.clone());
+                }
             }
         }
+        self.all
+            .extend(hands.iter().map(|h| (h.club, h.hand_id.clone())));
+        hands
     }
-    (tables, hands)
+}
+
+/// The kinds of call timed, round-robin.
+const KINDS: [&str; 8] = [
+    "by table",
+    "by player",
+    "game+status",
+    "time range",
+    "paging (cursor)",
+    "hand row",
+    "hand events (page of 100)",
+    "whole hand (row + all events)",
+];
+
+/// Latencies by kind at one size.
+#[derive(Default)]
+struct Measured {
+    events: u64,
+    by_kind: BTreeMap<&'static str, (Latencies, usize, usize)>,
+    all: Latencies,
 }
 
 pub async fn run(args: Args) -> anyhow::Result<()> {
     if args.clubs == 0 || args.tables_per_club == 0 || args.players_per_club < 10 {
         bail!("need at least one club, one table and ten players per club");
     }
-    if args.events == 0 || args.events > 50_000_000 {
-        bail!("--events: 1 to 50,000,000");
+    if args.events.is_empty()
+        || args.events.iter().any(|&e| e == 0 || e > 50_000_000)
+        || args.events.windows(2).any(|w| w[0] >= w[1])
+    {
+        bail!("--events: growing sizes of 1 to 50,000,000, comma-separated");
     }
     let queries = args.queries.min(MAX_QUERIES);
     let admin = connect(&args.database_url).await?;
+    let sizes: Vec<String> = args.events.iter().map(|e| e.to_string()).collect();
     println!(
-        "# loadgen history — {} events, {queries} queries",
-        args.events
+        "# loadgen history — sizes {} events, {queries} timed calls at each",
+        sizes.join(", ")
     );
     for (k, v) in durability_settings(&admin).await? {
         println!("SHOW {k:<20} = {v}");
@@ -293,30 +374,23 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         bail!("the database already has hands: history needs a fresh database");
     }
 
-    // ---- generate
     let t0 = Instant::now();
     let templates = templates()?;
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
-    let day = 86_400_000i64;
     // History starts on 2023-07-22; how far it reaches depends on --events.
     let start_ms = 1_690_000_000_000i64;
-    let (tables, hands) = generate(&args, &templates, &mut rng, start_ms);
-    let total_events: usize = hands.iter().map(|h| h.events).sum();
+    let mut gen = Generator::new(&args, &mut rng, start_ms);
     println!(
-        "generated {} hands, {} events, {} clubs x {} tables, {} templates ({:.1} s)",
-        hands.len(),
-        total_events,
+        "{} templates ({:.1} s); {} clubs x {} tables, {} players per club",
+        templates.len(),
+        t0.elapsed().as_secs_f64(),
         args.clubs,
         args.tables_per_club,
-        templates.len(),
-        t0.elapsed().as_secs_f64()
+        args.players_per_club
     );
-
-    // ---- load
-    let t_load = Instant::now();
     let def = registry(GameId::BistOYek)?;
     let rules = def.normalize_rules(&def.default_rules())?;
-    for (c, ts) in tables.iter().enumerate() {
+    for (c, ts) in gen.tables.iter().enumerate() {
         let club = club_id(c);
         store
             .create_club(
@@ -346,7 +420,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                         rules: rules.clone(),
                         setup,
                         match_state,
-                        match_version: t.hands,
+                        match_version: 0,
                         seats: t
                             .regulars
                             .iter()
@@ -367,76 +441,189 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                 .await?;
         }
     }
+
     let mut copier = connect(&args.database_url).await?;
-    load_hands(&mut copier, &hands, &templates).await?;
-    load_events(&mut copier, &hands, &templates, args.chunk).await?;
-    for c in 0..args.clubs {
-        let n: i64 = hands
+    let mut results: Vec<Measured> = Vec::new();
+    for &target in &args.events {
+        // ---- grow the history to `target` events
+        println!();
+        println!("## {target} events");
+        let t_gen = Instant::now();
+        let finishing = std::mem::take(&mut gen.in_progress);
+        let hands = gen.extend(&args, &templates, &mut rng, target);
+        let new_events: usize = hands.iter().map(|h| h.events).sum();
+        println!(
+            "generated {} more hands, {new_events} more events ({:.1} s)",
+            hands.len(),
+            t_gen.elapsed().as_secs_f64()
+        );
+        let t_load = Instant::now();
+        finish_hands(&copier, &finishing, &templates).await?;
+        load_hands(&mut copier, &hands, &templates).await?;
+        load_events(&mut copier, &hands, &templates, args.chunk).await?;
+        for (c, n) in gen.next_gid.iter().enumerate() {
+            copier
+                .execute(
+                    "UPDATE clubs SET next_gid = $2 WHERE club_id = $1",
+                    &[&club_id(c), n],
+                )
+                .await?;
+        }
+        let load_secs = t_load.elapsed().as_secs_f64();
+        let t_an = Instant::now();
+        // One statement per call: VACUUM cannot run in the implicit transaction of a
+        // batch. Every table the reads use is vacuumed (visibility map, statistics), so
+        // that no autovacuum of the freshly loaded rows runs during the measurement.
+        for sql in [
+            "VACUUM (ANALYZE) hands",
+            "VACUUM (ANALYZE) hand_players",
+            "VACUUM (ANALYZE) events",
+            "VACUUM (ANALYZE) club_log",
+        ] {
+            copier.batch_execute(sql).await?;
+        }
+        let vacuum_secs = t_an.elapsed().as_secs_f64();
+        // Nor a checkpoint of the load's dirty pages (needs a superuser, as in appends).
+        let _ = copier.batch_execute("CHECKPOINT").await;
+        let sizes = copier
+            .query_one(
+                "SELECT pg_size_pretty(pg_total_relation_size('events')), \
+                 pg_size_pretty(pg_total_relation_size('hands')), \
+                 pg_size_pretty(pg_total_relation_size('hand_players')), \
+                 pg_size_pretty(pg_total_relation_size('club_log')), \
+                 (SELECT count(*) FROM events), (SELECT count(*) FROM hands)",
+                &[],
+            )
+            .await?;
+        let loaded: i64 = sizes.get(4);
+        let hands_now: i64 = sizes.get(5);
+        println!(
+            "loaded {new_events} events in {load_secs:.1} s ({:.0} events/s), VACUUM ANALYZE \
+             {vacuum_secs:.1} s; now {loaded} events, {hands_now} hands; events {}, hands {}, \
+             hand_players {}, club_log {} (with indexes)",
+            new_events as f64 / load_secs.max(1e-9),
+            sizes.get::<_, String>(0),
+            sizes.get::<_, String>(1),
+            sizes.get::<_, String>(2),
+            sizes.get::<_, String>(3),
+        );
+
+        // ---- measure
+        let first_start = start_ms;
+        let last_start = gen
+            .tables
             .iter()
-            .filter(|h| h.club == c)
-            .map(|h| i64::try_from(h.events).unwrap_or(0))
-            .sum();
-        copier
+            .flatten()
+            .map(|t| t.next_start)
+            .min()
+            .unwrap_or(start_ms);
+        // The same sequence of kinds and choices at every size.
+        let mut qrng = ChaCha8Rng::seed_from_u64(args.seed.wrapping_add(0x5eed));
+        let mut m = measure(
+            &args,
+            &store,
+            &gen,
+            &mut qrng,
+            queries,
+            first_start,
+            last_start,
+        )
+        .await?;
+        m.events = u64::try_from(loaded).unwrap_or(0);
+        results.push(m);
+    }
+    compare(&mut results);
+    Ok(())
+}
+
+/// Completes the hands a previous stage left in progress: their players went on.
+async fn finish_hands(
+    client: &tokio_postgres::Client,
+    hands: &[GenHand],
+    templates: &[Template],
+) -> anyhow::Result<()> {
+    for h in hands {
+        client
             .execute(
-                "UPDATE clubs SET next_gid = $2 WHERE club_id = $1",
-                &[&club_id(c), &n],
+                "UPDATE hands SET status = 'completed', ended_ms = $3, outcome = $4 \
+                 WHERE club_id = $1 AND hand_id = $2 AND status = 'in_progress'",
+                &[
+                    &club_id(h.club),
+                    &h.hand_id,
+                    &h.end_ms,
+                    &templates[h.template].outcome,
+                ],
             )
             .await?;
     }
-    let load_secs = t_load.elapsed().as_secs_f64();
-    let t_an = Instant::now();
-    // One statement per call: VACUUM cannot run in the implicit transaction of a batch.
-    for sql in [
-        "VACUUM (ANALYZE) hands",
-        "VACUUM (ANALYZE) hand_players",
-        "ANALYZE events",
-        "ANALYZE club_log",
-    ] {
-        copier.batch_execute(sql).await?;
-    }
-    let sizes = copier
-        .query_one(
-            "SELECT pg_size_pretty(pg_total_relation_size('events')), \
-             pg_size_pretty(pg_total_relation_size('hands')), \
-             pg_size_pretty(pg_total_relation_size('hand_players')), \
-             (SELECT count(*) FROM events)",
-            &[],
-        )
-        .await?;
-    let loaded: i64 = sizes.get(3);
-    println!(
-        "loaded {loaded} events in {load_secs:.1} s ({:.0} events/s), VACUUM ANALYZE {:.1} s; \
-         events {}, hands {}, hand_players {} (with indexes)",
-        loaded as f64 / load_secs.max(1e-9),
-        t_an.elapsed().as_secs_f64(),
-        sizes.get::<_, String>(0),
-        sizes.get::<_, String>(1),
-        sizes.get::<_, String>(2),
-    );
+    Ok(())
+}
 
-    // ---- queries
-    let first_start = hands.iter().map(|h| h.started_ms).min().unwrap_or(start_ms);
-    let last_start = hands.iter().map(|h| h.started_ms).max().unwrap_or(start_ms);
-    let mut by_kind: BTreeMap<&'static str, (Latencies, usize, usize)> = BTreeMap::new();
-    let mut all = Latencies::default();
-    let kinds = [
-        "by table",
-        "by player",
-        "game+status",
-        "time range",
-        "paging (cursor)",
-    ];
+/// Times `queries` calls (after 100 warm-up calls), round-robin over [`KINDS`].
+async fn measure(
+    args: &Args,
+    store: &PgStore,
+    gen: &Generator,
+    rng: &mut ChaCha8Rng,
+    queries: usize,
+    first_start: i64,
+    last_start: i64,
+) -> anyhow::Result<Measured> {
+    let day = 86_400_000i64;
+    let mut m = Measured::default();
     let warmup = 100.min(queries);
     let mut done = 0usize;
     let mut round = 0usize;
     let t_q = Instant::now();
-    // Bounded: each round does at least one query, and at most queries + warmup rounds.
+    // Bounded: each round does at least one call, and at most queries + warmup rounds.
     while done < queries + warmup && round < (queries + warmup) * 2 {
-        let kind = kinds[round % kinds.len()];
+        let kind = KINDS[round % KINDS.len()];
         round += 1;
-        let c = rng_below(&mut rng, args.clubs);
+        let c = rng_below(rng, args.clubs);
         let club = club_id(c);
-        let table = &tables[c][rng_below(&mut rng, args.tables_per_club)];
+        let table = &gen.tables[c][rng_below(rng, args.tables_per_club)];
+        let mut record = |d: Duration, rows: usize, m: &mut Measured| {
+            if done >= warmup {
+                let e = m.by_kind.entry(kind).or_default();
+                e.0.push(d);
+                e.1 += 1;
+                e.2 += rows;
+                m.all.push(d);
+            }
+            done += 1;
+        };
+        if let Some(read) = kind
+            .strip_prefix("hand ")
+            .or(kind.strip_prefix("whole hand"))
+        {
+            // Any hand of the history, old or new.
+            let (hc, hand) = &gen.all[rng_below(rng, gen.all.len())];
+            let hclub = club_id(*hc);
+            let q0 = Instant::now();
+            let rows = match read {
+                "row" => usize::from(store.get_hand(&hclub, hand).await?.is_some()),
+                "events (page of 100)" => store.list_events(&hclub, hand, 0, 100).await?.len(),
+                _ => {
+                    // What GET /v1/hands/{id} and the bundle read of a finished hand: its
+                    // row, then all of its events in pages of 1,000.
+                    let row = store.get_hand(&hclub, hand).await?;
+                    let mut n = usize::from(row.is_some());
+                    let mut from = 0i64;
+                    // Bounded: a template hand has far fewer than 1,000 x 100 events.
+                    for _ in 0..100 {
+                        let page = store.list_events(&hclub, hand, from, 1000).await?;
+                        n += page.len();
+                        if page.len() < 1000 {
+                            break;
+                        }
+                        from += 1000;
+                    }
+                    n
+                }
+            };
+            record(q0.elapsed(), rows, &mut m);
+            continue;
+        }
         let mut filter = HandFilter {
             limit: args.page_size,
             ..HandFilter::default()
@@ -445,12 +632,11 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         match kind {
             "by table" => filter.table_id = Some(table.id.clone()),
             "by player" => {
-                filter.player =
-                    Some(table.regulars[rng_below(&mut rng, table.regulars.len())].clone());
+                filter.player = Some(table.regulars[rng_below(rng, table.regulars.len())].clone());
             }
             "game+status" => {
                 filter.game = Some(GameId::BistOYek.as_str().to_owned());
-                filter.status = Some(match rng_below(&mut rng, 3) {
+                filter.status = Some(match rng_below(rng, 3) {
                     0 => HandStatus::Completed,
                     1 => HandStatus::Abandoned,
                     _ => HandStatus::InProgress,
@@ -459,35 +645,28 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             "time range" => {
                 // One day somewhere in the club's history.
                 let span = usize::try_from((last_start - first_start - day).max(1)).unwrap_or(1);
-                let from = first_start + i64::try_from(rng_below(&mut rng, span)).unwrap_or(0);
+                let from = first_start + i64::try_from(rng_below(rng, span)).unwrap_or(0);
                 filter.started_from_ms = Some(from);
                 filter.started_to_ms = Some(from + day);
             }
             _ => {
                 // Whole club, or one table, or one player: 3 to 5 pages.
-                match rng_below(&mut rng, 3) {
+                match rng_below(rng, 3) {
                     0 => {}
                     1 => filter.table_id = Some(table.id.clone()),
                     _ => {
                         filter.player =
-                            Some(table.regulars[rng_below(&mut rng, table.regulars.len())].clone());
+                            Some(table.regulars[rng_below(rng, table.regulars.len())].clone());
                     }
                 }
-                pages = 3 + rng_below(&mut rng, 3);
+                pages = 3 + rng_below(rng, 3);
             }
         }
         for _ in 0..pages {
             let q0 = Instant::now();
-            let rows = store.list_hands(&club, &filter).await?;
-            let d = q0.elapsed();
-            if done >= warmup {
-                let e = by_kind.entry(kind).or_default();
-                e.0.push(d);
-                e.1 += 1;
-                e.2 += rows.len();
-                all.push(d);
-            }
-            done += 1;
+            // What GET /v1/hands reads: the rows as stored (no next seq per hand).
+            let rows = store.list_hands_stored(&club, &filter).await?;
+            record(q0.elapsed(), rows.len(), &mut m);
             match rows.last() {
                 Some(last) if i64::try_from(rows.len()).unwrap_or(0) == args.page_size => {
                     filter.cursor = Some((last.started_ms, last.hand_id.clone()));
@@ -496,19 +675,19 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             }
         }
     }
-    let q_secs = t_q.elapsed().as_secs_f64();
     println!();
     println!(
-        "## list_hands latency ({} timed calls after {warmup} warm-up, one client, page size {}, {:.1} s)",
-        all.len(),
+        "list_hands_stored (page size {}) and hand reads: {} timed calls after {warmup} warm-up, one \
+         client, {:.1} s",
         args.page_size,
-        q_secs
+        m.all.len(),
+        t_q.elapsed().as_secs_f64()
     );
     println!();
-    println!("| query kind | calls | avg rows | p50 ms | p99 ms |");
+    println!("| kind | calls | avg rows | p50 ms | p99 ms |");
     println!("|---|---|---|---|---|");
-    for kind in kinds {
-        if let Some((lat, calls, rows)) = by_kind.get_mut(kind) {
+    for kind in KINDS {
+        if let Some((lat, calls, rows)) = m.by_kind.get_mut(kind) {
             println!(
                 "| {kind} | {calls} | {:.1} | {:.2} | {:.2} |",
                 *rows as f64 / (*calls).max(1) as f64,
@@ -519,11 +698,51 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     }
     println!(
         "| overall | {} | | {:.2} | {:.2} |",
-        all.len(),
-        all.pct_ms(50.0),
-        all.pct_ms(99.0)
+        m.all.len(),
+        m.all.pct_ms(50.0),
+        m.all.pct_ms(99.0)
     );
-    Ok(())
+    Ok(m)
+}
+
+/// The largest ratio of a later size's latency to the first size's that passes.
+const TARGET_GROWTH: f64 = 1.2;
+
+/// Each later size against the first: p50 and p99 per kind, their ratios, PASS/FAIL.
+fn compare(results: &mut [Measured]) {
+    let Some((first, later)) = results.split_first_mut() else {
+        return;
+    };
+    if later.is_empty() {
+        return;
+    }
+    let mut failed = false;
+    for m in later.iter_mut() {
+        println!();
+        println!(
+            "## {} events against {} events (target: p50 and p99 within {TARGET_GROWTH}x)",
+            m.events, first.events
+        );
+        println!();
+        println!("| kind | p50 ms | p50 ms | ratio | p99 ms | p99 ms | ratio | target |");
+        println!("|---|---|---|---|---|---|---|---|");
+        for kind in KINDS {
+            let (Some(a), Some(b)) = (first.by_kind.get_mut(kind), m.by_kind.get_mut(kind)) else {
+                continue;
+            };
+            let (a50, a99) = (a.0.pct_ms(50.0), a.0.pct_ms(99.0));
+            let (b50, b99) = (b.0.pct_ms(50.0), b.0.pct_ms(99.0));
+            let (r50, r99) = (b50 / a50.max(1e-6), b99 / a99.max(1e-6));
+            let pass = r50 <= TARGET_GROWTH && r99 <= TARGET_GROWTH;
+            failed |= !pass;
+            println!(
+                "| {kind} | {a50:.2} | {b50:.2} | {r50:.2} | {a99:.2} | {b99:.2} | {r99:.2} | {} |",
+                if pass { "PASS" } else { "FAIL" }
+            );
+        }
+    }
+    println!();
+    println!("RESULT: {}", if failed { "FAIL" } else { "PASS" });
 }
 
 fn status_str(s: HandStatus) -> &'static str {
@@ -587,15 +806,16 @@ async fn load_hands(
     {
         let sink = tx
             .copy_in(
-                "COPY hand_players (club_id, hand_id, seat, player) FROM STDIN (FORMAT binary)",
+                "COPY hand_players (club_id, hand_id, seat, player, started_ms) \
+                 FROM STDIN (FORMAT binary)",
             )
             .await?;
-        let types = [Type::TEXT, Type::TEXT, Type::INT2, Type::TEXT];
+        let types = [Type::TEXT, Type::TEXT, Type::INT2, Type::TEXT, Type::INT8];
         let mut w = pin!(BinaryCopyInWriter::new(sink, &types));
         for h in hands {
             let club = club_id(h.club);
             for (seat, p) in (0i16..).zip(&h.players) {
-                let row: [&(dyn ToSql + Sync); 4] = [&club, &h.hand_id, &seat, p];
+                let row: [&(dyn ToSql + Sync); 5] = [&club, &h.hand_id, &seat, p, &h.started_ms];
                 w.as_mut().write(&row).await.context("COPY hand_players")?;
             }
         }

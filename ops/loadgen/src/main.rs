@@ -3,9 +3,12 @@
 //!
 //! * `appends`: durable append throughput and latency of `PgStore::append`, one club
 //!   with C concurrent Bist-o-yek hands, against a baseline of plain single-row
-//!   autocommit INSERTs of event-sized rows over the same pool settings.
+//!   autocommit INSERTs of event-sized rows over the same pool settings; and the
+//!   sequencer's lag, sampled during every append slice (`lag`).
 //! * `history`: bulk-loads ~1M events with their hands, then times `Store::list_hands`
 //!   with a mix of filters and cursor paging.
+//! * `http`: actions through the HTTP API of a real `audit-service` (many tables, each
+//!   seat acting with its token) against the `appends` workload, in one run.
 //! * `crash drive` / `crash check`: HTTP load on many tables of a running service, and
 //!   after it was killed and restarted, the check that nothing acknowledged was lost
 //!   (`ops/crash.sh`).
@@ -18,6 +21,8 @@ mod appends;
 mod common;
 mod crash;
 mod history;
+mod http;
+mod lag;
 
 use clap::{Parser, Subcommand};
 
@@ -42,6 +47,8 @@ enum Cmd {
     Appends(appends::Args),
     /// Bulk-load ~N events, then time list_hands with a mix of filters.
     History(history::Args),
+    /// Actions through the service's HTTP API against the store-only appends.
+    Http(http::Args),
     /// Durability under kill -9: the load driver and the checker of ops/crash.sh.
     Crash(crash::Args),
 }
@@ -55,6 +62,7 @@ fn main() -> anyhow::Result<()> {
         match cli.cmd {
             Cmd::Appends(a) => appends::run(a).await,
             Cmd::History(h) => history::run(h).await,
+            Cmd::Http(h) => http::run(h).await,
             Cmd::Crash(c) => crash::run(c).await,
         }
     })

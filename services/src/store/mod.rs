@@ -693,6 +693,21 @@ pub trait Store: Send + Sync {
         filter: &HandFilter,
     ) -> Result<Vec<HandRow>, StoreError>;
 
+    /// [`Store::list_hands`] for a listing that shows no hand's next `seq` (the history
+    /// API's): the same hands, in the same order, but each [`HandRow::next_seq`] is the
+    /// row's stored value, which may be below the hand's true next seq (see there).
+    /// PostgreSQL finds the true one a step back along the hand's events, one index
+    /// descent per hand listed, which made a page cost more as the history grew (its leaf
+    /// pages fall out of the cache; ops/README.md, fifth round); a store that keeps the
+    /// true value in the row returns it.
+    async fn list_hands_stored(
+        &self,
+        club_id: &str,
+        filter: &HandFilter,
+    ) -> Result<Vec<HandRow>, StoreError> {
+        self.list_hands(club_id, filter).await
+    }
+
     /// The table's hand in progress, if any.
     async fn current_hand(
         &self,

@@ -174,6 +174,64 @@ impl PgStore {
             None => self.client().await,
         }
     }
+
+    /// A page of [`Store::list_hands`], each hand read as `cols` (`h` is `hands`).
+    async fn list_hands_reading(
+        &self,
+        cols: &str,
+        club_id: &str,
+        filter: &HandFilter,
+    ) -> Result<Vec<HandRow>, StoreError> {
+        let status = filter.status.map(|s| s.as_str());
+        let limit = page_limit(filter.limit);
+        let mut params: Vec<&(dyn ToSql + Sync)> = vec![&club_id];
+        let (mut sql, by) = match &filter.player {
+            Some(p) => {
+                // The player's hands newest first, from their own index, each joined to
+                // its row: one index entry and one row per hand listed, however long the
+                // player's history (an EXISTS per hand read all of the player's hands
+                // and sorted them, ops/README.md, fifth round). DISTINCT ON: a player
+                // may hold two seats of one hand.
+                let mut inner = String::from(
+                    "SELECT DISTINCT ON (p.started_ms, p.hand_id) p.started_ms, p.hand_id \
+                     FROM hand_players p WHERE p.club_id = $1",
+                );
+                bind(&mut inner, &mut params, " AND p.player = $?", p);
+                bind_bounds(filter, &mut inner, &mut params, "p");
+                inner.push_str(" ORDER BY p.started_ms DESC, p.hand_id DESC");
+                (
+                    format!(
+                        "SELECT {cols} FROM ({inner}) p JOIN hands h \
+                         ON h.club_id = $1 AND h.hand_id = p.hand_id WHERE h.club_id = $1"
+                    ),
+                    "p",
+                )
+            }
+            None => {
+                let mut sql = format!("SELECT {cols} FROM hands h WHERE h.club_id = $1");
+                bind_bounds(filter, &mut sql, &mut params, "h");
+                (sql, "h")
+            }
+        };
+        if let Some(t) = &filter.table_id {
+            bind(&mut sql, &mut params, " AND h.table_id = $?", t);
+        }
+        if let Some(g) = &filter.game {
+            bind(&mut sql, &mut params, " AND h.game = $?", g);
+        }
+        if let Some(s) = &status {
+            bind(&mut sql, &mut params, " AND h.status = $?", s);
+        }
+        bind(
+            &mut sql,
+            &mut params,
+            &format!(" ORDER BY {by}.started_ms DESC, {by}.hand_id DESC LIMIT $?"),
+            &limit,
+        );
+        let client = self.read_client().await?;
+        let rows = client.query(&sql, &params).await.map_err(map_pg)?;
+        rows.iter().map(hand_from).collect()
+    }
 }
 
 async fn client_of(pool: &Pool) -> Result<Object, StoreError> {
@@ -322,6 +380,10 @@ const HAND_READ: &str = concat!(
     " AS next_seq, h.players, h.started_ms, h.ended_ms, h.outcome, h.abandon_reason, \
      h.quarantine"
 );
+/// A hand row's columns as stored (`h` is `hands`): `next_seq` as the row has it, a lower
+/// bound (see [`HAND_READ`]), for the listings that show none ([`Store::list_hands_stored`]).
+const HAND_STORED: &str = "h.club_id, h.hand_id, h.table_id, h.game, h.hand_no, h.status, \
+     h.next_seq, h.players, h.started_ms, h.ended_ms, h.outcome, h.abandon_reason, h.quarantine";
 /// An event's columns with its gid from `club_log` (`e` is `events`, `l` the club log,
 /// joined on the event).
 const EVENT_COLS: &str =
@@ -1256,52 +1318,15 @@ impl Store for PgStore {
         club_id: &str,
         filter: &HandFilter,
     ) -> Result<Vec<HandRow>, StoreError> {
-        let status = filter.status.map(|s| s.as_str());
-        let limit = page_limit(filter.limit);
-        let mut sql = format!("SELECT {HAND_READ} FROM hands h WHERE h.club_id = $1");
-        let mut params: Vec<&(dyn ToSql + Sync)> = vec![&club_id];
-        if let Some(t) = &filter.table_id {
-            bind(&mut sql, &mut params, " AND h.table_id = $?", t);
-        }
-        if let Some(g) = &filter.game {
-            bind(&mut sql, &mut params, " AND h.game = $?", g);
-        }
-        if let Some(s) = &status {
-            bind(&mut sql, &mut params, " AND h.status = $?", s);
-        }
-        if let Some(from) = &filter.started_from_ms {
-            bind(&mut sql, &mut params, " AND h.started_ms >= $?", from);
-        }
-        if let Some(to) = &filter.started_to_ms {
-            bind(&mut sql, &mut params, " AND h.started_ms < $?", to);
-        }
-        if let Some((ms, id)) = &filter.cursor {
-            bind(
-                &mut sql,
-                &mut params,
-                " AND (h.started_ms, h.hand_id) < ($?",
-                ms,
-            );
-            bind(&mut sql, &mut params, ", $?)", id);
-        }
-        if let Some(p) = &filter.player {
-            bind(
-                &mut sql,
-                &mut params,
-                " AND EXISTS (SELECT 1 FROM hand_players p WHERE p.club_id = h.club_id \
-                 AND p.hand_id = h.hand_id AND p.player = $?)",
-                p,
-            );
-        }
-        bind(
-            &mut sql,
-            &mut params,
-            " ORDER BY h.started_ms DESC, h.hand_id DESC LIMIT $?",
-            &limit,
-        );
-        let client = self.read_client().await?;
-        let rows = client.query(&sql, &params).await.map_err(map_pg)?;
-        rows.iter().map(hand_from).collect()
+        self.list_hands_reading(HAND_READ, club_id, filter).await
+    }
+
+    async fn list_hands_stored(
+        &self,
+        club_id: &str,
+        filter: &HandFilter,
+    ) -> Result<Vec<HandRow>, StoreError> {
+        self.list_hands_reading(HAND_STORED, club_id, filter).await
     }
 
     async fn current_hand(
@@ -1360,6 +1385,32 @@ impl Store for PgStore {
 
     async fn clubs_to_log(&self) -> Result<Vec<String>, StoreError> {
         self.clublog_clubs().await
+    }
+}
+
+/// A [`HandFilter`]'s time bounds and cursor on the table aliased `t`: they narrow the
+/// index walk that gives a page its order, `hands_started_idx` (or the table's) for `h`,
+/// the player's rows of `hand_players` by start (V8) for `p`.
+fn bind_bounds<'a>(
+    filter: &'a HandFilter,
+    sql: &mut String,
+    params: &mut Vec<&'a (dyn ToSql + Sync)>,
+    t: &str,
+) {
+    if let Some(from) = &filter.started_from_ms {
+        bind(sql, params, &format!(" AND {t}.started_ms >= $?"), from);
+    }
+    if let Some(to) = &filter.started_to_ms {
+        bind(sql, params, &format!(" AND {t}.started_ms < $?"), to);
+    }
+    if let Some((ms, id)) = &filter.cursor {
+        bind(
+            sql,
+            params,
+            &format!(" AND ({t}.started_ms, {t}.hand_id) < ($?"),
+            ms,
+        );
+        bind(sql, params, ", $?)", id);
     }
 }
 
@@ -1453,14 +1504,23 @@ async fn create_hand_one(
         let stmt = tx
             .prepare_cached(
                 "INSERT INTO hand_players (club_id, hand_id, seat, \
-                player) VALUES ($1, $2, $3, $4)",
+                player, started_ms) VALUES ($1, $2, $3, $4, $5)",
             )
             .await
             .map_err(map_pg)?;
         for (seat, player) in (0_i16..).zip(&hand.players) {
-            tx.execute(&stmt, &[&hand.club_id, &hand.hand_id, &seat, player])
-                .await
-                .map_err(map_pg)?;
+            tx.execute(
+                &stmt,
+                &[
+                    &hand.club_id,
+                    &hand.hand_id,
+                    &seat,
+                    player,
+                    &hand.started_ms,
+                ],
+            )
+            .await
+            .map_err(map_pg)?;
         }
         insert_events(&tx, events).await?;
         insert_secrets(&tx, secrets).await?;

@@ -820,15 +820,15 @@ async fn plain_statement(
                  INSERT INTO hands ({HAND_COLS}) \
                  SELECT $1, x.hand_id, x.table_id, x.game, x.hand_no, x.status, 1, \
                         COALESCE((SELECT array_agg(p.player ORDER BY p.seat) \
-                                  FROM unnest({players}) AS p(hand_id, seat, player) \
+                                  FROM unnest({players}) AS p(hand_id, seat, player, started_ms) \
                                   WHERE p.hand_id = x.hand_id), '{{}}'), \
                         x.started_ms, x.ended_ms, x.outcome, x.abandon_reason \
                  FROM unnest({hands}) AS x(hand_id, table_id, game, hand_no, status, \
                       started_ms, ended_ms, outcome, abandon_reason) \
                  RETURNING hand_id), \
              p AS ( \
-                 INSERT INTO hand_players (club_id, hand_id, seat, player) \
-                 SELECT $1, p.* FROM unnest({players}) AS p(hand_id, seat, player))"
+                 INSERT INTO hand_players (club_id, hand_id, seat, player, started_ms) \
+                 SELECT $1, p.* FROM unnest({players}) AS p(hand_id, seat, player, started_ms))"
         ));
         params.extend(n.params());
         ok.push("SELECT hand_id FROM n");
@@ -1225,8 +1225,8 @@ async fn stage_create(tx: &Transaction<'_>, hand: &HandRow) -> Result<(), tokio_
             "WITH h AS (INSERT INTO hands ({HAND_COLS}) \
                         VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $9, $10, $11) \
                         RETURNING club_id, hand_id) \
-             INSERT INTO hand_players (club_id, hand_id, seat, player) \
-             SELECT h.club_id, h.hand_id, (p.ord - 1)::smallint, p.player \
+             INSERT INTO hand_players (club_id, hand_id, seat, player, started_ms) \
+             SELECT h.club_id, h.hand_id, (p.ord - 1)::smallint, p.player, $8 \
              FROM h, unnest($7::text[]) WITH ORDINALITY AS p(player, ord)"
         ))
         .await?;
@@ -1372,17 +1372,19 @@ struct NewHandCols<'a> {
     p_hand: Vec<&'a str>,
     p_seat: Vec<i16>,
     p_player: Vec<&'a str>,
+    /// The hand's start, on each of its seats' rows (for the history by player, V8).
+    p_started: Vec<i64>,
 }
 
 impl<'a> NewHandCols<'a> {
     const TYPES: &'static [&'static str] = &[
         "text[]", "text[]", "text[]", "int8[]", "text[]", "int8[]", "int8[]", "jsonb[]", "text[]",
     ];
-    const PLAYER_TYPES: &'static [&'static str] = &["text[]", "int2[]", "text[]"];
+    const PLAYER_TYPES: &'static [&'static str] = &["text[]", "int2[]", "text[]", "int8[]"];
 
     /// The arrays as statement parameters: the hands' in the order of [`Self::TYPES`],
     /// then the seats' in the order of [`Self::PLAYER_TYPES`].
-    fn params(&self) -> [&(dyn ToSql + Sync); 12] {
+    fn params(&self) -> [&(dyn ToSql + Sync); 13] {
         [
             &self.hand,
             &self.table,
@@ -1396,6 +1398,7 @@ impl<'a> NewHandCols<'a> {
             &self.p_hand,
             &self.p_seat,
             &self.p_player,
+            &self.p_started,
         ]
     }
 
@@ -1413,6 +1416,7 @@ impl<'a> NewHandCols<'a> {
             p_hand: Vec::new(),
             p_seat: Vec::new(),
             p_player: Vec::new(),
+            p_started: Vec::new(),
         };
         for h in hands {
             c.hand.push(&h.hand_id);
@@ -1429,6 +1433,7 @@ impl<'a> NewHandCols<'a> {
                 c.p_hand.push(&h.hand_id);
                 c.p_seat.push(seat);
                 c.p_player.push(player);
+                c.p_started.push(h.started_ms);
             }
         }
         c
