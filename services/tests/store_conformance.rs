@@ -1529,7 +1529,7 @@ async fn a_player_in_two_seats_is_listed_once(h: Harness) {
     });
     s.append(&end).await.unwrap();
     let h2 = hand("c1", "h2", "t1", "hokm", 2, 11_000, &twice);
-    s.create_hand(&h2, &event("c1", "h2", 0), &[], Some(&idem("c1", "k-h2")))
+    s.create_hand(&h2, &[event("c1", "h2", 0)], &[], Some(&idem("c1", "k-h2")))
         .await
         .unwrap();
     let by_mina = HandFilter {
