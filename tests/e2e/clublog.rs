@@ -500,7 +500,10 @@ async fn club_log_tiles_and_tampering(store: Store) {
         }
         for beyond in ["tile/0/x001/000", "tile/1/000", "tile/entries/999", "tile/0/000.p/255"] {
             let r = app.get(&format!("/v1/clubs/{club}/log/{beyond}"), None).await;
-            if beyond.ends_with("p/255") && cp1.size % 256 >= 255 {
+            // Once the tree has 255 leaves, tile 0's first 255 hashes exist (as a partial
+            // tile or as the start of the full one): hands vary in length, so the first
+            // checkpoint may be past it.
+            if beyond.ends_with("p/255") && cp1.size >= 255 {
                 continue;
             }
             problem(&r, StatusCode::NOT_FOUND, "not_found");
