@@ -28,8 +28,10 @@ use crate::engine::{
 use crate::games::registry;
 use crate::log::{
     action_message, input_commitment, seal, Body, Event, Hash, LogError, OpenedInput, PlayerSig,
-    PrevHand, Record, RevealedSeed, SeatInfo, SigningKeyPair, EVENT_FORMAT_VERSION,
+    PlayerSignatures, PrevHand, Record, RevealedSeed, SeatInfo, SigningKeyPair,
+    EVENT_FORMAT_VERSION,
 };
+use crate::seed_chain::{ChainLink, ChainSeed, SeedChainRef};
 use crate::shuffle::{
     deck_seed, shuffle_cards, ClientSeed, Commitment, ServerSeed, ShuffleError, SHUFFLE_VERSION,
 };
@@ -64,11 +66,25 @@ pub struct HandParams {
     pub prev_hand: Option<PrevHand>,
 }
 
+/// What a new hand records besides [`HandParams`]: options a table sets once for all its
+/// hands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HandOptions {
+    /// Every action by a seat must carry its player's signature (`hand_started`'s
+    /// `player_signatures`); every seat must then have a registered key.
+    pub signatures_required: bool,
+}
+
 /// Where server seeds come from.
 #[derive(Clone)]
 pub enum SeedSource {
     /// The operating system's CSPRNG (the service).
     Os,
+    /// A seed chain (`docs/SHUFFLE.md` §12): shuffle k's server seed is
+    /// [`ChainSeed::server_seed`]`(k)` of the link's chain seed, and the hand records the
+    /// link's anchor, length and position in its first event and reveals the chain seed at
+    /// its end. Salts of private actions still come from the operating system.
+    Chain(ChainLink),
     /// From a fixed 32-byte seed (the simulator's `--seed`, tests): shuffle 0 uses the seed
     /// itself, so `replayer deck --seed` shows the same first deck; shuffle k ≥ 1 uses
     /// `SHA-256("persian-cards/simulated-server-seed/v1" || 0x00 || seed || u32be(k))`.
@@ -80,6 +96,7 @@ impl std::fmt::Debug for SeedSource {
         match self {
             SeedSource::Os => f.write_str("Os"),
             SeedSource::Derived(_) => f.write_str("Derived(<redacted>)"),
+            SeedSource::Chain(l) => write!(f, "Chain({:?})", l.header),
         }
     }
 }
@@ -89,7 +106,7 @@ impl SeedSource {
     /// `SHA-256("persian-cards/simulated-salt/v1" || 0x00 || seed || u64be(seq))`.
     fn salt(&self, seq: u64) -> Result<Hash, ShuffleError> {
         match self {
-            SeedSource::Os => Ok(Hash(*ServerSeed::generate()?.as_bytes())),
+            SeedSource::Os | SeedSource::Chain(_) => Ok(Hash(*ServerSeed::generate()?.as_bytes())),
             SeedSource::Derived(s) => {
                 let mut h = Sha256::new();
                 h.update(b"persian-cards/simulated-salt/v1\0");
@@ -103,6 +120,7 @@ impl SeedSource {
     fn seed(&self, k: u32) -> Result<ServerSeed, ShuffleError> {
         match self {
             SeedSource::Os => ServerSeed::generate(),
+            SeedSource::Chain(l) => Ok(l.seed.server_seed(k)),
             SeedSource::Derived(s) if k == 0 => Ok(ServerSeed::from_bytes(*s)),
             SeedSource::Derived(s) => {
                 let mut h = Sha256::new();
@@ -204,6 +222,9 @@ pub enum DealerError {
     /// A player's signature is not valid for the action.
     #[error("the player signature does not verify: {0}")]
     BadPlayerSignature(String),
+    /// The hand requires player signatures and the action by this seat carries none.
+    #[error("the hand requires player signatures: the action of {0} carries none")]
+    PlayerSignatureRequired(SeatIndex),
     /// Setting up the hand failed.
     #[error(transparent)]
     Setup(#[from] SetupError),
@@ -253,6 +274,12 @@ pub struct LiveHand {
     openings: BTreeMap<u64, OpenedInput>,
     /// The private actions folded so far: seq → (actor, commitment).
     sealed: BTreeMap<u64, (Actor, Hash)>,
+    /// The seed chain the hand is dealt from, as its first event says.
+    seed_chain: Option<SeedChainRef>,
+    /// Its chain seed, when known: the service's own, or the revealed one.
+    chain_seed: Option<ChainSeed>,
+    /// Every action by a seat must be signed by its player.
+    signatures_required: bool,
 }
 
 impl Clone for LiveHand {
@@ -280,6 +307,9 @@ impl Clone for LiveHand {
             last_time_ms: self.last_time_ms,
             openings: self.openings.clone(),
             sealed: self.sealed.clone(),
+            seed_chain: self.seed_chain,
+            chain_seed: self.chain_seed,
+            signatures_required: self.signatures_required,
         }
     }
 }
@@ -296,14 +326,44 @@ impl LiveHand {
         key: &SigningKeyPair,
         now_ms: u64,
     ) -> Result<(LiveHand, Vec<Record>), DealerError> {
+        LiveHand::start_with_options(params, HandOptions::default(), seed_source, key, now_ms)
+    }
+
+    /// [`LiveHand::start`] with the table's [`HandOptions`]. A [`SeedSource::Chain`] deals
+    /// the hand from its chain seed and records the chain in the first event.
+    pub fn start_with_options(
+        params: HandParams,
+        options: HandOptions,
+        seed_source: SeedSource,
+        key: &SigningKeyPair,
+        now_ms: u64,
+    ) -> Result<(LiveHand, Vec<Record>), DealerError> {
         let def = registry(params.game)?;
-        LiveHand::start_with_engine(params, def, seed_source, key, now_ms)
+        LiveHand::start_full(params, options, def, seed_source, key, now_ms)
     }
 
     /// [`LiveHand::start`] on a given engine definition (an engine not in the registry: the
     /// toy engine the core's tests drive the dealer with).
     pub fn start_with_engine(
         params: HandParams,
+        engine_def: &'static dyn DynGame,
+        seed_source: SeedSource,
+        key: &SigningKeyPair,
+        now_ms: u64,
+    ) -> Result<(LiveHand, Vec<Record>), DealerError> {
+        LiveHand::start_full(
+            params,
+            HandOptions::default(),
+            engine_def,
+            seed_source,
+            key,
+            now_ms,
+        )
+    }
+
+    fn start_full(
+        params: HandParams,
+        options: HandOptions,
         engine_def: &'static dyn DynGame,
         seed_source: SeedSource,
         key: &SigningKeyPair,
@@ -345,6 +405,13 @@ impl LiveHand {
             commitment,
             client_entropy: params.client_entropy,
             prev_hand: params.prev_hand,
+            seed_chain: match &seed_source {
+                SeedSource::Chain(l) => Some(l.header),
+                _ => None,
+            },
+            player_signatures: options
+                .signatures_required
+                .then_some(PlayerSignatures::Required),
         };
         let mut hand = LiveHand::from_started(&params.hand_id, &body, seed_source, engine_def)?;
         hand.seeds = vec![Some(seed0)];
@@ -370,6 +437,8 @@ impl LiveHand {
             client_entropy,
             hand_no,
             prev_hand,
+            seed_chain,
+            player_signatures,
             ..
         } = started
         else {
@@ -403,6 +472,38 @@ impl LiveHand {
                     format!("another hand's id of 1 to {MAX_HAND_ID_BYTES} bytes"),
                     format!("{} bytes", p.hand.len()),
                 )));
+            }
+        }
+        if let Some(c) = seed_chain {
+            c.check().map_err(|e| {
+                fold_err(Mismatch::new(
+                    "seed_chain",
+                    "a position in the chain",
+                    e.to_string(),
+                ))
+            })?;
+        }
+        let chain_seed = match (&seed_source, seed_chain) {
+            (SeedSource::Chain(l), Some(c)) if l.header == *c => Some(l.seed),
+            (SeedSource::Chain(l), _) => {
+                return Err(fold_err(Mismatch::new(
+                    "seed_chain",
+                    format!("the seed chain the hand is dealt from ({:?})", l.header),
+                    format!("{seed_chain:?}"),
+                )))
+            }
+            _ => None,
+        };
+        let signatures_required = player_signatures.is_some();
+        if signatures_required {
+            if let Some(s) = seats.iter().find(|s| s.public_key.is_none()) {
+                let mut m = Mismatch::new(
+                    "player_signatures",
+                    "a registered key for every seat (the hand requires player signatures)",
+                    "a seat without one",
+                );
+                m.seat = Some(s.seat);
+                return Err(fold_err(m));
             }
         }
         if *shuffle_version != SHUFFLE_VERSION {
@@ -486,6 +587,9 @@ impl LiveHand {
             last_time_ms: 0,
             openings: BTreeMap::new(),
             sealed: BTreeMap::new(),
+            seed_chain: *seed_chain,
+            chain_seed,
+            signatures_required,
         })
     }
 
@@ -795,8 +899,20 @@ impl LiveHand {
                         "its plaintext in the public log",
                     ));
                 }
-                if let Some(ps) = &event.player_sig {
-                    self.check_player_sig(event.seq, &event.prev, *actor, action, ps)?;
+                match (&event.player_sig, actor) {
+                    (Some(ps), _) => {
+                        self.check_player_sig(event.seq, &event.prev, *actor, action, ps)?
+                    }
+                    (None, Actor::Seat(seat)) if self.signatures_required => {
+                        let mut m = Mismatch::new(
+                            "player_signature_required",
+                            "the acting player's signature (the hand requires them)",
+                            "an unsigned action",
+                        );
+                        m.seat = Some(*seat);
+                        return Err(m);
+                    }
+                    (None, _) => {}
                 }
                 let got = self
                     .engine
@@ -897,7 +1013,11 @@ impl LiveHand {
                 }
                 self.status = HandStatus::Abandoned;
             }
-            Body::SeedsRevealed { seeds, inputs } => {
+            Body::SeedsRevealed {
+                seeds,
+                inputs,
+                chain_seed,
+            } => {
                 if self.status == HandStatus::InProgress {
                     return Err(Mismatch::new(
                         "reveal_at_end",
@@ -948,6 +1068,8 @@ impl LiveHand {
                     }
                 }
                 self.check_openings(inputs)?;
+                self.check_chain_reveal(seeds, chain_seed.as_ref())?;
+                self.chain_seed = *chain_seed;
                 self.seeds = seeds
                     .iter()
                     .map(|r| ServerSeed::from_hex(&r.server_seed).ok())
@@ -1013,6 +1135,29 @@ impl LiveHand {
                     "reveal_inputs",
                     format!("the opening of the private action at seq {}", i.seq),
                     "another",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The reveal of a chained hand carries its chain seed, every revealed server seed
+    /// derives from it, and it is the one the hand was dealt from (when known); a hand
+    /// without a chain reveals none. Whether the chain seed hashes down to the anchor (or to
+    /// the previous hand's) is checked by the verifier, outside the fold: it costs up to
+    /// `position` hashes ([`check_chain_anchor`]).
+    fn check_chain_reveal(
+        &self,
+        seeds: &[RevealedSeed],
+        chain_seed: Option<&ChainSeed>,
+    ) -> Result<(), Mismatch> {
+        check_chain_seeds(self.seed_chain.as_ref(), seeds, chain_seed)?;
+        if let (Some(known), Some(c)) = (&self.chain_seed, chain_seed) {
+            if known != c {
+                return Err(Mismatch::new(
+                    "seed_chain",
+                    "the chain seed the hand was dealt from",
+                    "another chain seed",
                 ));
             }
         }
@@ -1257,8 +1402,27 @@ impl LiveHand {
             .filter(|o| self.sealed.contains_key(&o.seq))
             .cloned()
             .collect();
+        let chain_seed = if self.seed_chain.is_some() {
+            Some(self.chain_seed.ok_or_else(|| DealerError::Fold {
+                seq: self.next_seq,
+                mismatch: Mismatch::new(
+                    "seed_chain",
+                    "the hand's chain seed to reveal",
+                    "none known",
+                ),
+            })?)
+        } else {
+            None
+        };
         self.emit(
-            vec![(Body::SeedsRevealed { seeds, inputs }, None)],
+            vec![(
+                Body::SeedsRevealed {
+                    seeds,
+                    inputs,
+                    chain_seed,
+                },
+                None,
+            )],
             key,
             now_ms,
         )
@@ -1340,9 +1504,14 @@ impl LiveHand {
         if let Some(public) = self.engine.public_part(&action) {
             return self.act_private(actor, action, public, player_sig, key, now_ms);
         }
-        if let Some(ps) = &player_sig {
-            self.check_player_sig(self.next_seq, &self.head, actor, &action, ps)
-                .map_err(|m| DealerError::BadPlayerSignature(m.to_string()))?;
+        match (&player_sig, actor) {
+            (Some(ps), _) => self
+                .check_player_sig(self.next_seq, &self.head, actor, &action, ps)
+                .map_err(|m| DealerError::BadPlayerSignature(m.to_string()))?,
+            (None, Actor::Seat(seat)) if self.signatures_required => {
+                return Err(DealerError::PlayerSignatureRequired(seat))
+            }
+            (None, _) => {}
         }
         let mut probe = self.engine.clone_box();
         let effects = probe.apply(actor, &action).map_err(DealerError::Illegal)?;
@@ -1569,6 +1738,82 @@ impl LiveHand {
     pub fn deck(&self) -> DeckKind {
         self.deck
     }
+
+    /// The seed chain the hand is dealt from, as its first event says.
+    pub fn seed_chain(&self) -> Option<&SeedChainRef> {
+        self.seed_chain.as_ref()
+    }
+
+    /// The hand's chain seed, once revealed (or the service's own: secret while it runs).
+    pub fn chain_seed(&self) -> Option<&ChainSeed> {
+        self.chain_seed.as_ref()
+    }
+
+    /// Whether every action by a seat must carry its player's signature.
+    pub fn signatures_required(&self) -> bool {
+        self.signatures_required
+    }
+
+    /// The hash of the last event (the head a player signs an action after).
+    pub fn head(&self) -> Hash {
+        self.head
+    }
+}
+
+/// The chain part of a reveal, without the anchor: a chain seed exactly when the hand is
+/// dealt from a chain (`seed_chain`), and every revealed server seed `k` equal to the
+/// chain seed's server seed `k` (`seed_chain_seeds`).
+pub fn check_chain_seeds(
+    header: Option<&SeedChainRef>,
+    seeds: &[RevealedSeed],
+    chain_seed: Option<&ChainSeed>,
+) -> Result<(), Mismatch> {
+    match (header, chain_seed) {
+        (None, None) => Ok(()),
+        (None, Some(_)) => Err(Mismatch::new(
+            "seed_chain",
+            "no chain seed (the hand is not dealt from a seed chain)",
+            "a chain seed",
+        )),
+        (Some(h), None) => Err(Mismatch::new(
+            "seed_chain",
+            format!("the chain seed of position {} revealed", h.position),
+            "none",
+        )),
+        (Some(_), Some(c)) => {
+            for (k, r) in seeds.iter().enumerate() {
+                let shuffle = u32::try_from(k).unwrap_or(u32::MAX);
+                let want = c.server_seed(shuffle).to_hex();
+                if r.server_seed != want {
+                    return Err(Mismatch::new(
+                        "seed_chain_seeds",
+                        format!("the server seed of shuffle {shuffle} derived from the chain seed"),
+                        "another seed",
+                    ));
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Whether a revealed chain seed at its header's position hashes down to the header's
+/// anchor (`seed_chain_anchor`): `position` hashes, at most [`crate::seed_chain::MAX_CHAIN_LENGTH`].
+pub fn check_chain_anchor(header: &SeedChainRef, chain_seed: &ChainSeed) -> Result<(), Mismatch> {
+    header
+        .check()
+        .map_err(|e| Mismatch::new("seed_chain", "a position in the chain", e.to_string()))?;
+    if !header.anchors(chain_seed) {
+        return Err(Mismatch::new(
+            "seed_chain_anchor",
+            format!(
+                "a chain seed that hashes down to the anchor {} in {} steps",
+                header.anchor, header.position
+            ),
+            format!("one that gives {}", chain_seed.anchor(header.position)),
+        ));
+    }
+    Ok(())
 }
 
 /// A shuffle's source, short, for a mismatch.

@@ -398,6 +398,32 @@ pub struct Standings {
     pub over: bool,
 }
 
+/// What a game's rules make of a penalty an official awards when ruling on a dispute over
+/// a finished hand ([`Game::penalty`]): who is penalized, who gains and how much, and where
+/// the rules say so. The hand's own result stands; the award is recorded with the ruling.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Award {
+    /// The penalty's name, as the ruling gives it (e.g. `cheating_penalty`).
+    pub penalty: String,
+    /// Where the game's spec gives it, e.g. `hokm §12.3`.
+    pub section: String,
+    /// The seat penalized.
+    pub offender: SeatIndex,
+    /// The sides that gain, each as its seats.
+    pub beneficiaries: Vec<Vec<SeatIndex>>,
+    /// The points each of them gains.
+    pub points: u32,
+}
+
+/// The refusal of a penalty by a game whose rules give none an official may award.
+pub fn no_penalty(game: GameId) -> Violation {
+    Violation::new(
+        "NoPenalty",
+        format!("{game} rules"),
+        format!("the rules of {game} give no penalty an official may award after a hand"),
+    )
+}
+
 /// A value that can be a game's house rules: serializable, with documented defaults, and a
 /// validity check.
 pub trait HouseRules: Serialize + DeserializeOwned + Default + Clone + fmt::Debug {
@@ -545,6 +571,25 @@ pub trait Game: 'static {
     /// How many seats the match is played by (the hand's first event must list exactly
     /// these).
     fn seat_count(m: &Self::Match) -> u8;
+
+    /// The names of the penalties an official may award when ruling on a dispute over a
+    /// finished hand of this game (the `type` of [`Game::penalty`]'s input); none unless
+    /// the game's rules give one.
+    fn penalty_names() -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Checks a penalty an official awards after a hand that left the match `m`, under the
+    /// house rules `rules` the hand was played by: `penalty` is `{"type": NAME, …}` with a
+    /// name of [`Game::penalty_names`]. The award as the rules make it, or the violation
+    /// (rule and section) of a penalty they do not give.
+    fn penalty(
+        _rules: &Self::Rules,
+        _m: &Self::Match,
+        _penalty: &Value,
+    ) -> Result<Award, Violation> {
+        Err(no_penalty(Self::ID))
+    }
 }
 
 /// Check an action and fold its effects: the new state's effects, or the violation (the
@@ -623,6 +668,10 @@ pub trait DynGame: Send + Sync {
     fn standings(&self, m: &Value) -> Result<Standings, SetupError>;
     /// Each seat's typed result, from a recorded outcome.
     fn results(&self, outcome: &Value) -> Result<Vec<SeatResult>, SetupError>;
+    /// [`Game::penalty_names`].
+    fn penalty_names(&self) -> &'static [&'static str];
+    /// [`Game::penalty`], on the JSON of the hand's house rules and match state.
+    fn penalty(&self, rules: &Value, m: &Value, penalty: &Value) -> Result<Award, Violation>;
 }
 
 /// Object-safe, JSON-speaking access to one hand in progress.
@@ -807,6 +856,24 @@ where
         let o: G::Outcome =
             from_json(G::ID, "outcome", outcome).map_err(|e| SetupError::Match(e.detail))?;
         Ok(G::results(&o))
+    }
+
+    fn penalty_names(&self) -> &'static [&'static str] {
+        G::penalty_names()
+    }
+
+    fn penalty(&self, rules: &Value, m: &Value, penalty: &Value) -> Result<Award, Violation> {
+        let bad = |what: &str, e: String| {
+            Violation::new(
+                "BadPenalty",
+                format!("{} rules", G::ID),
+                format!("{what}: {e}"),
+            )
+        };
+        let r = rules_of::<G>(rules).map_err(|e| bad("the hand's house rules", e.to_string()))?;
+        let m: G::Match =
+            from_json(G::ID, "match state", m).map_err(|e| bad("the match state", e.detail))?;
+        G::penalty(&r, &m, penalty)
     }
 
     fn new_hand(&self, rules: &Value, m: &Value) -> Result<Box<dyn DynHand>, SetupError> {

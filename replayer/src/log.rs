@@ -23,6 +23,7 @@ use sha2::{Digest, Sha256};
 
 use crate::cards::DeckKind;
 use crate::engine::{Actor, GameId, SeatIndex};
+use crate::seed_chain::{ChainSeed, SeedChainRef};
 use crate::shuffle::{ClientSeed, Commitment};
 
 /// Version of the event format.
@@ -326,6 +327,15 @@ pub struct PrevHand {
     pub hash: Hash,
 }
 
+/// A hand's rule on player signatures, in its first event: `"required"` (the only value
+/// written; a hand without the member takes them where given, as optional).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerSignatures {
+    /// Every action by a seat carries its player's signature.
+    Required,
+}
+
 /// What happened. Tagged by `type`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -359,6 +369,15 @@ pub enum Body {
         /// says (`docs/BUNDLE.md`, "Match files"). Absent in a match's first hand.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         prev_hand: Option<PrevHand>,
+        /// The seed chain the hand is dealt from (`docs/SHUFFLE.md` §12): the chain's anchor
+        /// and length as published for the table, and the hand's position in it. Absent for
+        /// a hand whose server seeds are drawn one by one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seed_chain: Option<SeedChainRef>,
+        /// `"required"`: every action by a seat must carry its player's signature (every
+        /// seat then has a registered key). Absent: player signatures are optional.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player_signatures: Option<PlayerSignatures>,
     },
     /// A commitment to the server seed of a further shuffle (1, 2, …), published right after
     /// the previous shuffle was used, before anyone can know whether it will be needed.
@@ -438,6 +457,10 @@ pub enum Body {
         /// One per `private_action`, in `seq` order (absent when there were none).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         inputs: Vec<OpenedInput>,
+        /// For a hand dealt from a seed chain, its chain seed `c_position`, from which every
+        /// server seed above derives; absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        chain_seed: Option<ChainSeed>,
     },
 }
 

@@ -29,6 +29,7 @@ use crate::bundle::Bundle;
 use crate::dealer::HandStatus;
 use crate::engine::GameId;
 use crate::log::{Body, Hash, Record};
+use crate::seed_chain::{ChainSeed, SeedChainRef};
 use crate::verify::{self, BundleError, Options, Problem, Trust, Verdict};
 
 /// The `format` field of every match file.
@@ -178,6 +179,8 @@ struct Link {
     last_hash: Hash,
     /// The match state the next hand must start from.
     leaves: Value,
+    /// The seed chain it is dealt from and its revealed chain seed.
+    chain: Option<(SeedChainRef, ChainSeed)>,
 }
 
 fn link_of(records: &[Record], status: HandStatus) -> Option<Link> {
@@ -192,10 +195,21 @@ fn link_of(records: &[Record], status: HandStatus) -> Option<Link> {
         match_state,
         seats,
         prev_hand,
+        seed_chain,
         ..
     } = &first.event.body
     else {
         return None;
+    };
+    let chain = match (seed_chain, &last.event.body) {
+        (
+            Some(h),
+            Body::SeedsRevealed {
+                chain_seed: Some(c),
+                ..
+            },
+        ) => Some((*h, *c)),
+        _ => None,
     };
     let leaves = match status {
         HandStatus::Completed => records.iter().find_map(|r| match &r.event.body {
@@ -216,7 +230,110 @@ fn link_of(records: &[Record], status: HandStatus) -> Option<Link> {
         prev: prev_hand.as_ref().map(|p| (p.hand.clone(), p.hash)),
         last_hash: last.hash,
         leaves,
+        chain,
     })
+}
+
+/// The seed chain from the hand before (`before`, in the file) to this one
+/// (`docs/BUNDLE.md` §8, rule 8). Every hand of a table takes the next position of its
+/// chain, quarantined hands included, so positions advance with hand numbers:
+///
+/// * on the same chain as the hand before (same anchor and length), the position is the one
+///   before plus the difference in hand numbers `d` (`seed_chain`), and the chain seed hashes
+///   down to the one before in `d` steps (`seed_chain_link`);
+/// * where a chain starts in the file (the first hand, or a new chain), the chain seed
+///   hashes down to the anchor (`seed_chain_anchor`: `position` hashes). A new chain follows
+///   only a chain that is used up: the hands between take the old chain's last positions
+///   and then the new chain's first ones (`seed_chain`). The first hand of the file is at
+///   the position its number says;
+/// * a hand after a chained hand is chained too, and a chain does not begin after a hand
+///   without one (`seed_chain`): a table commits to its chain from its first hand.
+fn chain_link(before: Option<&Link>, link: &Link) -> Result<(), (&'static str, String, String)> {
+    let before_chain = before.and_then(|b| b.chain.as_ref());
+    let Some((h, c)) = &link.chain else {
+        return match before_chain {
+            Some(_) => Err((
+                "seed_chain",
+                "a hand dealt from the table's seed chain, as the hand before was".into(),
+                "a hand without one".into(),
+            )),
+            None => Ok(()),
+        };
+    };
+    let position = u64::from(h.position);
+    let anchored = |c: &ChainSeed| {
+        if h.anchors(c) {
+            Ok(())
+        } else {
+            Err((
+                "seed_chain_anchor",
+                format!(
+                    "a chain seed that hashes down to the anchor {} in {} steps",
+                    h.anchor, h.position
+                ),
+                format!("one that gives {}", c.anchor(h.position)),
+            ))
+        }
+    };
+    let Some(b) = before else {
+        if position != link.hand_no {
+            return Err((
+                "seed_chain",
+                format!(
+                    "position {} (hand {} of the match)",
+                    link.hand_no, link.hand_no
+                ),
+                format!("position {position}"),
+            ));
+        }
+        return anchored(c);
+    };
+    let d = link.hand_no.saturating_sub(b.hand_no);
+    match before_chain {
+        None => Err((
+            "seed_chain",
+            "no seed chain (the hand before has none: a table commits to its chain from its              first hand)"
+                .into(),
+            format!("a chain at position {position}"),
+        )),
+        Some((bh, bc)) if bh.anchor == h.anchor && bh.length == h.length => {
+            let want = u64::from(bh.position).saturating_add(d);
+            if position != want {
+                return Err((
+                    "seed_chain",
+                    format!("position {want} of the chain"),
+                    format!("position {position}"),
+                ));
+            }
+            let steps = u32::try_from(d).unwrap_or(u32::MAX);
+            match c.back(h.position, steps) {
+                Some(down) if down == *bc => Ok(()),
+                _ => Err((
+                    "seed_chain_link",
+                    format!(
+                        "a chain seed that hashes down in {d} step(s) to hand {}'s chain seed",
+                        b.hand
+                    ),
+                    "one that does not".into(),
+                )),
+            }
+        }
+        Some((bh, _)) => {
+            // d − 1 hands between: the old chain's remaining positions, then the new one's
+            // positions before this hand's.
+            let left = u64::from(bh.length.saturating_sub(bh.position));
+            if left.saturating_add(position) != d {
+                return Err((
+                    "seed_chain",
+                    format!(
+                        "a new chain only after the chain before is used up ({left} position(s)                          of it left before this hand)"
+                    ),
+                    format!("a new chain at position {position}, {d} hand(s) on"),
+                ));
+            }
+            anchored(c)
+        }
+    }
 }
 
 /// Verify a match file given as bytes (duplicate keys refused, as for a bundle).
@@ -362,7 +479,7 @@ pub fn verify_match_value(value: Value, opts: &Options) -> Result<MatchVerdict, 
             expected,
             found,
         };
-        let verdict = match verify::verify_value(h.clone(), opts) {
+        let verdict = match verify::verify_value_in_match(h.clone(), opts) {
             Ok(v) => v,
             Err(e) => {
                 out.problem = Some(fail("hand", "a readable hand bundle".into(), e.to_string()));
@@ -477,6 +594,10 @@ pub fn verify_match_value(value: Value, opts: &Options) -> Result<MatchVerdict, 
                     return Ok(out);
                 }
             }
+        }
+        if let Err((rule, expected, found)) = chain_link(before.as_ref(), &link) {
+            out.problem = Some(fail(rule, expected, found));
+            return Ok(out);
         }
         before = Some(link);
     }

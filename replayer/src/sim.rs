@@ -10,11 +10,12 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::bundle::Bundle;
-use crate::dealer::{DealerError, HandParams, HandStatus, LiveHand, SeedSource};
+use crate::dealer::{DealerError, HandOptions, HandParams, HandStatus, LiveHand, SeedSource};
 use crate::engine::{Actor, GameId, SeatIndex, SetupError};
 use crate::games::registry;
-use crate::log::{PrevHand, SeatInfo, SigningKeyPair};
+use crate::log::{action_message, PlayerSig, PrevHand, SeatInfo, SigningKeyPair};
 use crate::matches::MatchFile;
+use crate::seed_chain::SeedChain;
 use crate::shuffle::ClientSeed;
 use crate::verify::ReplayStep;
 
@@ -143,10 +144,57 @@ pub fn new_match_state(
     Ok((rules, match_state))
 }
 
+/// How a simulated table deals and signs, beyond [`SimSpec`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableOptions {
+    /// Deal the match from a seed chain of this length (`docs/SHUFFLE.md` §12), made from a
+    /// tail derived from the spec's seed; hand `k` takes position `k`.
+    pub seed_chain: Option<u32>,
+    /// Give every seat a key (derived from the spec's seed: [`simulated_player_key`]),
+    /// require player signatures, and sign every seat's action.
+    pub signatures_required: bool,
+}
+
+/// The key of seat `seat` in a simulation with player keys: its secret is
+/// `SHA-256("persian-cards/simulated-player-key/v1" || 0x00 || seed || u8(seat))`.
+pub fn simulated_player_key(seed: &[u8; 32], seat: u8) -> SigningKeyPair {
+    SigningKeyPair::from_secret(
+        Sha256::new()
+            .chain_update(b"persian-cards/simulated-player-key/v1\0")
+            .chain_update(seed)
+            .chain_update([seat])
+            .finalize()
+            .into(),
+    )
+}
+
+/// The tail of a simulated seed chain: `SHA-256("persian-cards/simulated-chain-tail/v1" ||
+/// 0x00 || seed)`.
+pub fn simulated_chain_tail(seed: &[u8; 32]) -> crate::seed_chain::ChainSeed {
+    crate::seed_chain::ChainSeed(
+        Sha256::new()
+            .chain_update(b"persian-cards/simulated-chain-tail/v1\0")
+            .chain_update(seed)
+            .finalize()
+            .into(),
+    )
+}
+
 /// Play up to `hands` hands of one match (fewer if the match ends first), each hand's first
 /// event linked to the one before, and write them as a match file.
 pub fn simulate_match(
     spec: &SimSpec,
+    hands: u32,
+    key: &SigningKeyPair,
+    now_ms: u64,
+) -> Result<MatchFile, SimError> {
+    simulate_match_with(spec, TableOptions::default(), hands, key, now_ms)
+}
+
+/// [`simulate_match`] at a table with these options.
+pub fn simulate_match_with(
+    spec: &SimSpec,
+    options: TableOptions,
     hands: u32,
     key: &SigningKeyPair,
     now_ms: u64,
@@ -163,13 +211,25 @@ pub fn simulate_match(
             .finalize()
             .into(),
     );
+    let player_keys: Vec<SigningKeyPair> = if options.signatures_required {
+        (0..players)
+            .map(|i| simulated_player_key(&spec.seed, i))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let seats: Vec<SeatInfo> = (0..players)
         .map(|i| SeatInfo {
             seat: SeatIndex(i),
             player: format!("player-{i}"),
-            public_key: None,
+            public_key: player_keys.get(usize::from(i)).map(SigningKeyPair::public),
         })
         .collect();
+    let chain = options
+        .seed_chain
+        .map(|n| SeedChain::from_tail(simulated_chain_tail(&spec.seed), n))
+        .transpose()
+        .map_err(|e| SimError::Setup(SetupError::Match(e.to_string())))?;
     let mut out: Vec<Bundle> = Vec::new();
     let mut prev_hand: Option<PrevHand> = None;
     for k in 0..hands {
@@ -190,7 +250,21 @@ pub fn simulate_match(
             client_entropy: true,
             prev_hand: prev_hand.take(),
         };
-        let (hand, records) = play_hand(params, seed, &mut rng, key, now_ms, &mut |_| Ok(()))?;
+        let source = match &chain {
+            Some(c) => SeedSource::Chain(
+                c.link(k.saturating_add(1))
+                    .map_err(|e| SimError::Setup(SetupError::Match(e.to_string())))?,
+            ),
+            None => SeedSource::Derived(seed),
+        };
+        let table = SimTable {
+            options: HandOptions {
+                signatures_required: options.signatures_required,
+            },
+            source,
+            player_keys: &player_keys,
+        };
+        let (hand, records) = play_hand(params, &table, &mut rng, key, now_ms, &mut |_| Ok(()))?;
         let Some(last) = records.last() else {
             break;
         };
@@ -239,6 +313,35 @@ pub fn simulate_hand(
     simulate_hand_observed(params, seed, key, now_ms, &mut |_| Ok(()))
 }
 
+/// [`simulate_hand`] at a table with these options, its seeds from `source` (a seed chain's
+/// link, for one), each seat signing its actions with its key in `player_keys` (if any).
+/// `seed` seeds the random players only.
+pub fn simulate_hand_dealt(
+    params: HandParams,
+    options: HandOptions,
+    source: SeedSource,
+    player_keys: &[SigningKeyPair],
+    seed: [u8; 32],
+    key: &SigningKeyPair,
+    now_ms: u64,
+) -> Result<Bundle, SimError> {
+    let game = params.game;
+    let mut rng = ChaCha8Rng::from_seed(seed);
+    let table = SimTable {
+        options,
+        source,
+        player_keys,
+    };
+    let (hand, records) = play_hand(params, &table, &mut rng, key, now_ms, &mut |_| Ok(()))?;
+    Ok(Bundle::new(
+        hand.hand_id(),
+        game,
+        hand.status(),
+        vec![key.public()],
+        records,
+    ))
+}
+
 /// [`simulate_hand`], with `observe` called on the hand before every step and once at the
 /// end.
 pub fn simulate_hand_observed(
@@ -250,7 +353,12 @@ pub fn simulate_hand_observed(
 ) -> Result<Bundle, SimError> {
     let game = params.game;
     let mut rng = ChaCha8Rng::from_seed(seed);
-    let (hand, records) = play_hand(params, seed, &mut rng, key, now_ms, observe)?;
+    let table = SimTable {
+        options: HandOptions::default(),
+        source: SeedSource::Derived(seed),
+        player_keys: &[],
+    };
+    let (hand, records) = play_hand(params, &table, &mut rng, key, now_ms, observe)?;
     Ok(Bundle::new(
         hand.hand_id(),
         game,
@@ -260,16 +368,40 @@ pub fn simulate_hand_observed(
     ))
 }
 
+/// How one simulated hand is dealt and signed.
+struct SimTable<'a> {
+    options: HandOptions,
+    source: SeedSource,
+    /// Each seat's key, when the seats sign their actions.
+    player_keys: &'a [SigningKeyPair],
+}
+
+/// A seat's signature over its action as the next event of `hand`.
+fn sign_action(
+    key: &SigningKeyPair,
+    hand: &LiveHand,
+    actor: Actor,
+    action: &Value,
+) -> Result<PlayerSig, SimError> {
+    let msg = action_message(hand.hand_id(), hand.next_seq(), &hand.head(), actor, action)
+        .map_err(DealerError::Log)?;
+    Ok(PlayerSig {
+        key_id: key.key_id(),
+        sig: key.sign(&msg),
+    })
+}
+
 /// Play one hand to its end with random legal actions.
 fn play_hand(
     params: HandParams,
-    seed: [u8; 32],
+    table: &SimTable<'_>,
     rng: &mut ChaCha8Rng,
     key: &SigningKeyPair,
     now_ms: u64,
     observe: Observer<'_>,
 ) -> Result<(LiveHand, Vec<crate::log::Record>), SimError> {
-    let (mut hand, mut records) = LiveHand::start(params, SeedSource::Derived(seed), key, now_ms)?;
+    let (mut hand, mut records) =
+        LiveHand::start_with_options(params, table.options, table.source.clone(), key, now_ms)?;
     records.extend(hand.settle_after_start(key, now_ms)?);
     let mut steps = 0usize;
     let check = |hand: &LiveHand, observe: &mut dyn FnMut(&LiveHand) -> Result<(), String>| {
@@ -319,7 +451,15 @@ fn play_hand(
         let Some(action) = hand.random_action(actor, rng) else {
             break;
         };
-        records.extend(hand.act(actor, action, None, key, now_ms)?);
+        let player_sig = match actor {
+            Actor::Seat(s) if hand.engine().public_part(&action).is_none() => table
+                .player_keys
+                .get(s.index())
+                .map(|k| sign_action(k, &hand, actor, &action))
+                .transpose()?,
+            _ => None,
+        };
+        records.extend(hand.act(actor, action, player_sig, key, now_ms)?);
     }
     if hand.status() == HandStatus::InProgress {
         records.extend(hand.abandon("simulation step limit reached", key, now_ms)?);

@@ -490,8 +490,10 @@ fn check_integrity(
 }
 
 /// Pass 2, the reveal: the last event must reveal a seed for every commitment, and each
-/// seed must hash to its commitment.
-fn check_reveal(events: &[&Event]) -> Result<Vec<Option<ServerSeed>>, Problem> {
+/// seed must hash to its commitment; for a hand dealt from a seed chain, the reveal must
+/// carry its chain seed, every seed must derive from it, and (with `anchor`) it must hash
+/// down to the chain's anchor in `position` steps.
+fn check_reveal(events: &[&Event], anchor: bool) -> Result<Vec<Option<ServerSeed>>, Problem> {
     let n = events.len();
     let mut commitments = Vec::new();
     for e in events {
@@ -558,6 +560,23 @@ fn check_reveal(events: &[&Event]) -> Result<Vec<Option<ServerSeed>>, Problem> {
         }
         out.push(Some(seed));
     }
+    if let Some(Body::SeedsRevealed {
+        seeds, chain_seed, ..
+    }) = events.last().map(|e| &e.body)
+    {
+        let header = match events.first().map(|e| &e.body) {
+            Some(Body::HandStarted { seed_chain, .. }) => seed_chain.as_ref(),
+            _ => None,
+        };
+        crate::dealer::check_chain_seeds(header, seeds, chain_seed.as_ref())
+            .map_err(|m| problem(last, m))?;
+        if let (true, Some(h), Some(c)) = (anchor, header, chain_seed) {
+            // A header out of range is named at event 0 when the fold starts.
+            if h.check().is_ok() {
+                crate::dealer::check_chain_anchor(h, c).map_err(|m| problem(last, m))?;
+            }
+        }
+    }
     Ok(out)
 }
 
@@ -573,7 +592,7 @@ fn openings_of(events: &[&Event]) -> Vec<crate::log::OpenedInput> {
 
 /// Verify records `0..upto`: integrity, then (for a whole bundle) the reveal, then the fold
 /// through the engine.
-fn run(parsed: &Parsed, opts: &Options, upto: usize, whole: bool) -> Run {
+fn run(parsed: &Parsed, opts: &Options, upto: usize, whole: bool, anchor: bool) -> Run {
     let mut out = Run {
         hand: None,
         problem: None,
@@ -598,7 +617,7 @@ fn run(parsed: &Parsed, opts: &Options, upto: usize, whole: bool) -> Run {
         .iter()
         .map_while(|e| e.as_ref().ok())
         .collect();
-    let seeds = match check_reveal(&all) {
+    let seeds = match check_reveal(&all, anchor) {
         Ok(s) => s,
         Err(p) => {
             if whole {
@@ -643,22 +662,29 @@ fn run(parsed: &Parsed, opts: &Options, upto: usize, whole: bool) -> Run {
 
 /// Verify a bundle given as bytes.
 pub fn verify_bytes(bytes: &[u8], opts: &Options) -> Result<Verdict, BundleError> {
-    verify_parsed(&parse(bytes)?, opts)
+    verify_parsed(&parse(bytes)?, opts, true)
 }
 
 /// Verify a bundle given as JSON.
 pub fn verify_value(value: Value, opts: &Options) -> Result<Verdict, BundleError> {
-    verify_parsed(&parse_value(value)?, opts)
+    verify_parsed(&parse_value(value)?, opts, true)
 }
 
-fn verify_parsed(parsed: &Parsed, opts: &Options) -> Result<Verdict, BundleError> {
+/// [`verify_value`] of a hand of a match file: a chained hand's chain seed is not walked
+/// down to the anchor here (up to a million hashes a hand); the match verifies the links
+/// between its hands instead, and walks only where a chain starts in the file.
+pub(crate) fn verify_value_in_match(value: Value, opts: &Options) -> Result<Verdict, BundleError> {
+    verify_parsed(&parse_value(value)?, opts, false)
+}
+
+fn verify_parsed(parsed: &Parsed, opts: &Options, anchor: bool) -> Result<Verdict, BundleError> {
     let n = parsed.events.len();
     let Run {
         hand,
         mut problem,
         signers,
         player_sigs,
-    } = run(parsed, opts, n, true);
+    } = run(parsed, opts, n, true, anchor);
     if problem.is_none() {
         if let Some(h) = &hand {
             if parsed.raw.game != h.game() {
@@ -746,7 +772,7 @@ pub fn replay_as(
             "step {want} is past the last event ({last_index})"
         )));
     }
-    let Run { hand, problem, .. } = run(&parsed, opts, want.saturating_add(1), false);
+    let Run { hand, problem, .. } = run(&parsed, opts, want.saturating_add(1), false, false);
     let Some(hand) = hand else {
         return Err(BundleError::Shape(problem.map_or_else(
             || "the first event cannot be replayed".into(),

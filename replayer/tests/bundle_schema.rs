@@ -95,6 +95,8 @@ fn hand_started(seats: u8, commitment_seed: [u8; 32]) -> Body {
         commitment: ServerSeed::from_bytes(commitment_seed).commitment(),
         client_entropy: true,
         prev_hand: None,
+        seed_chain: None,
+        player_signatures: None,
     }
 }
 
@@ -161,6 +163,7 @@ fn hand_built_completed() -> Value {
                         },
                     ],
                     inputs: Vec::new(),
+                    chain_seed: None,
                 },
                 None,
             ),
@@ -220,6 +223,7 @@ fn hand_built_abandoned() -> Value {
                         server_seed: "33".repeat(32),
                     }],
                     inputs: Vec::new(),
+                    chain_seed: None,
                 },
                 None,
             ),

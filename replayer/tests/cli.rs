@@ -762,3 +762,119 @@ fn a_failing_standard_output_is_an_error_not_a_panic() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// `keygen` writes a key file once (never over one); `sign-action` signs with it exactly
+/// the message of docs/EVENT-LOG.md §9 (the vector of `docs/vectors/seed-chain-v1.json`),
+/// from flags or from the hand's answer, as `player_sig` or as the whole request body;
+/// bad input exits 2.
+#[test]
+fn keygen_and_sign_action() {
+    let key = temp_path("player.key");
+    let made = run(&["keygen", "--out", path(&key), "--json"]);
+    expect_code(&made, 0, "keygen");
+    let made: Value = serde_json::from_str(&made.stdout).unwrap();
+    let text = std::fs::read_to_string(&key).unwrap();
+    let secret: [u8; 32] = hex::decode(text.trim()).unwrap().try_into().unwrap();
+    let pair = replayer::log::SigningKeyPair::from_secret(secret);
+    assert_eq!(made["public_key"], pair.public().to_hex());
+    assert_eq!(made["key_id"], pair.key_id().0);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&key).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "the key file is its owner's only");
+    }
+    expect_code(
+        &run(&["keygen", "--out", path(&key)]),
+        2,
+        "keygen over a file",
+    );
+
+    // The vector's key (0x02 × 32) signs seat 1's hit at seq 6.
+    let vectors: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/vectors/seed-chain-v1.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let v = &vectors["player_signatures"][0];
+    let vkey = temp_path("vector.key");
+    std::fs::write(&vkey, format!("{}\n", v["secret"].as_str().unwrap())).unwrap();
+    let hand = v["hand"].as_str().unwrap();
+    let head = v["head"].as_str().unwrap();
+    let signed = run(&[
+        "sign-action",
+        "--key",
+        path(&vkey),
+        "--seat",
+        "1",
+        "--hand",
+        hand,
+        "--seq",
+        "6",
+        "--head",
+        head,
+        "--action",
+        r#"{"type":"hit"}"#,
+        "--json",
+    ]);
+    expect_code(&signed, 0, "sign-action --json");
+    let sig: Value = serde_json::from_str(signed.stdout.trim()).unwrap();
+    assert_eq!(sig, v["player_sig"]);
+
+    // From the hand's answer, with the action on standard input, as a request body.
+    let state = write_json(
+        "state.json",
+        &json!({"hand_id": hand, "next_seq": 6, "head": head, "legal_actions": []}),
+    );
+    let mut child = bin()
+        .args([
+            "sign-action",
+            "--key",
+            path(&vkey),
+            "--seat",
+            "1",
+            "--from",
+            path(&state),
+            "--action",
+            "-",
+            "--body",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), br#"{"type": "hit"}"#).unwrap();
+    let body = Run::from(child.wait_with_output().unwrap());
+    expect_code(&body, 0, "sign-action --body");
+    let body: Value = serde_json::from_str(body.stdout.trim()).unwrap();
+    assert_eq!(
+        body,
+        json!({"action": {"type": "hit"}, "expected_seq": 6, "player_sig": v["player_sig"]})
+    );
+
+    for (args, what) in [
+        (vec!["--key", "/nonexistent.key"], "a missing key file"),
+        (vec!["--key", path(&vkey), "--head", "zz"], "a bad head"),
+        (
+            vec!["--key", path(&vkey), "--action", "[1]"],
+            "an action that is not an object",
+        ),
+        (
+            vec!["--key", path(&vkey), "--action", r#"{"a": 1.5}"#],
+            "a fraction",
+        ),
+    ] {
+        let mut all = vec!["sign-action", "--seat", "1", "--hand", hand, "--seq", "6"];
+        if !args.contains(&"--head") {
+            all.extend(["--head", head]);
+        }
+        if !args.contains(&"--action") {
+            all.extend(["--action", r#"{"type":"hit"}"#]);
+        }
+        all.extend(args.iter().copied());
+        expect_code(&run(&all), 2, what);
+    }
+}

@@ -109,6 +109,8 @@ fn steps() -> Vec<Step> {
                 commitment: commitment(0),
                 client_entropy: true,
                 prev_hand: None,
+                seed_chain: None,
+                player_signatures: None,
             },
             player_signs: false,
         },
@@ -201,6 +203,7 @@ fn steps() -> Vec<Step> {
                     })
                     .collect(),
                 inputs: Vec::new(),
+                chain_seed: None,
             },
             player_signs: false,
         },

@@ -103,7 +103,7 @@ fn faces_in_zone(view: &Value, zone: &str, of: u8) -> Vec<String> {
 
 fn openings(records: &[Record]) -> (Vec<Option<replayer::shuffle::ServerSeed>>, Vec<OpenedInput>) {
     match &records.last().unwrap().event.body {
-        Body::SeedsRevealed { seeds, inputs } => (
+        Body::SeedsRevealed { seeds, inputs, .. } => (
             seeds
                 .iter()
                 .map(|s| replayer::shuffle::ServerSeed::from_hex(&s.server_seed).ok())

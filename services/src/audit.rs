@@ -17,6 +17,8 @@
 //! Findings never quote an event body of a hand in progress, a seed still sealed, a
 //! token or a key secret: only ids, rule names and public match states.
 
+mod clublog;
+
 use std::collections::HashSet;
 
 use replayer::engine::GameId;
@@ -41,6 +43,8 @@ pub enum Kind {
     Broken,
     /// A hand's own log does not verify.
     Invalid,
+    /// The club's transparency log and the store disagree (docs/TRANSPARENCY.md §10).
+    Log,
 }
 
 impl Kind {
@@ -50,6 +54,7 @@ impl Kind {
             Kind::Mismatch => "MISMATCH",
             Kind::Broken => "BROKEN",
             Kind::Invalid => "INVALID",
+            Kind::Log => "LOG",
         }
     }
 }
@@ -196,6 +201,7 @@ pub async fn audit_club(svc: &Service, club: &str) -> Result<Report, AuditError>
     for table in &tables {
         audit_table(svc, table, &opts, &mut report).await?;
     }
+    clublog::audit_log(svc, club, &mut report).await?;
     Ok(report)
 }
 

@@ -109,6 +109,14 @@ pub struct ServeArgs {
     #[arg(long, env = "AUDIT_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: String,
 
+    /// The scheme-less URL of the API root as the public reaches it (e.g.
+    /// `cards.example.org/v1`): each club's transparency log is named
+    /// `<base>/clubs/<club>/log` (docs/TRANSPARENCY.md §1). Set it once: it names the
+    /// logs for ever.
+    #[arg(long, env = "AUDIT_PUBLIC_BASE", default_value = crate::clublog::DEFAULT_PUBLIC_BASE,
+        value_parser = parse_public_base)]
+    pub public_base: String,
+
     /// HTTP worker threads (default: one per CPU core).
     #[arg(long, env = "AUDIT_WORKERS")]
     pub workers: Option<usize>,
@@ -149,6 +157,13 @@ pub struct ServeArgs {
     /// The store and keys.
     #[command(flatten)]
     pub store: StoreArgs,
+}
+
+/// A `--public-base` that makes a valid log origin.
+fn parse_public_base(s: &str) -> Result<String, String> {
+    replayer::tlog::Origin::for_club(s, "club")
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -15,10 +15,11 @@ use std::time::Instant;
 
 use actix_web::http::StatusCode;
 use replayer::bundle::Bundle;
-use replayer::dealer::{self, DealerError, HandParams, LiveHand, SeedSource};
+use replayer::dealer::{self, DealerError, HandOptions, HandParams, LiveHand, SeedSource};
 use replayer::engine::{Actor, GameId, SeatIndex, SetupError, ToAct, Viewer};
 use replayer::games::registry;
 use replayer::log::{Body, Hash, PlayerSig, PrevHand, PublicKey, Record, SeatInfo};
+use replayer::seed_chain::SeedChainRef;
 use replayer::shuffle::ClientSeed;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -146,6 +147,12 @@ pub struct HandStarted {
     pub commitment: String,
     /// Whether seats add client seeds before each shuffle.
     pub client_entropy: bool,
+    /// The seed chain the hand is dealt from: the table's anchor and length, and the
+    /// hand's position (its first event says the same).
+    #[schema(value_type = Option<Object>)]
+    pub seed_chain: Option<SeedChainRef>,
+    /// Whether every action by a seat must carry its player's signature.
+    pub signatures_required: bool,
     /// The records appended (signed events).
     #[schema(value_type = Vec<Object>)]
     pub events: Vec<Record>,
@@ -281,6 +288,10 @@ pub struct LegalActions {
     pub hand_id: String,
     /// The seq the next event will have (sign actions for it).
     pub next_seq: u64,
+    /// The hand's head, the hash of its last event (sign actions after it).
+    pub head: String,
+    /// Whether every action by a seat must carry its player's signature.
+    pub signatures_required: bool,
     /// Whose actions: `{"seat": n}` for a seat token, `"service"` for the admin.
     #[schema(value_type = Object)]
     pub actor: Option<Actor>,
@@ -470,6 +481,14 @@ pub fn dealer_error(e: DealerError) -> ApiError {
             "no shuffle is pending: the hand is not waiting for a deal",
         ),
         DealerError::BadPlayerSignature(m) => ApiError::new(Code::BadPlayerSignature, m),
+        DealerError::PlayerSignatureRequired(s) => ApiError::new(
+            Code::PlayerSignatureRequired,
+            format!(
+                "the table requires player signatures: sign the action of {s} for the hand's \
+                 next seq and head (replayer sign-action) and send it as player_sig with \
+                 expected_seq"
+            ),
+        ),
         DealerError::Setup(SetupError::MatchOver) => {
             ApiError::new(Code::MatchOver, "the table's match is over")
         }
@@ -648,10 +667,10 @@ async fn predecessor(
 
 /// The match state a table's match starts from, by its game from its house rules and
 /// set-up (what the table was created with).
-fn initial_state(table: &crate::store::TableRow) -> ApiResult<Value> {
+pub(crate) fn initial_state(table: &crate::store::TableRow) -> ApiResult<Value> {
     let game: GameId = table.game.parse().map_err(ApiError::internal)?;
     registry(game)
-        .and_then(|e| e.new_match(&table.rules, &table.setup))
+        .and_then(|e| e.new_match(&table.rules, &crate::tables::game_setup(table)))
         .map_err(ApiError::internal)
 }
 
@@ -661,7 +680,7 @@ fn initial_state(table: &crate::store::TableRow) -> ApiResult<Value> {
 /// The previous hand's last event must be sealed by one of the service's keys.
 /// Quarantined hands are skipped: the hand after one starts as if it had never been dealt,
 /// from the hand before it (or, when there is none, from the match's initial state).
-async fn match_link(
+pub(crate) async fn match_link(
     svc: &Service,
     club: &str,
     table: &crate::store::TableRow,
@@ -744,16 +763,56 @@ async fn restore(svc: &Service, row: &HandRow, upto: Option<u64>) -> ApiResult<(
     });
     let prefix = all.get(..upto_n.min(all.len())).unwrap_or(&[]);
     damage::integrity(svc, prefix)?;
+    let sealed_kept = sealed::kept_sealed(row, &all);
+    if !sealed_kept
+        && !matches!(
+            all.last().map(|r| &r.event.body),
+            Some(Body::SeedsRevealed { .. })
+        )
+    {
+        // A hand that is over restores its seeds from its reveal: without one, name the
+        // missing reveal rather than the first shuffle the fold cannot make.
+        return Err(Damage::at(total, damage::Check::Reveal).into());
+    }
     let (seeds, openings) = sealed::secrets_of(svc, row, &all).await?;
-    let hand = LiveHand::restore(prefix, seeds, openings, SeedSource::Os)
+    let source = seed_source_of(svc, row, &all).await?;
+    let hand = LiveHand::restore(prefix, seeds, openings, source)
         .map_err(|e| ApiError::from(Damage::of_restore(&e)))?;
-    if sealed::kept_sealed(row, &all) {
+    if sealed_kept {
         damage::seeds_match(prefix, hand.commitments(), hand.server_seeds())?;
     } else if upto.is_none() && !hand.is_revealed() {
         return Err(Damage::at(total, damage::Check::Reveal).into());
     }
     let head = prefix.last().map_or(Hash::ZERO, |r| r.hash);
     Ok((Loaded { hand, head }, total))
+}
+
+/// Where a running hand's further server seeds come from: its table's seed chain, at the
+/// hand's position, when its first event names one (so the shuffles still to come derive
+/// from its chain seed, which its reveal publishes); the operating system otherwise, and
+/// for a finished hand (its seeds are in its reveal).
+async fn seed_source_of(svc: &Service, row: &HandRow, all: &[Record]) -> ApiResult<SeedSource> {
+    let chained = matches!(
+        all.first().map(|r| &r.event.body),
+        Some(Body::HandStarted {
+            seed_chain: Some(_),
+            ..
+        })
+    );
+    if !chained || !sealed::kept_sealed(row, all) {
+        return Ok(SeedSource::Os);
+    }
+    let table = table_of(svc, row).await?;
+    match crate::seed_chains::link_for(svc, &table, row.hand_no).await {
+        Ok(Some(link)) => Ok(SeedSource::Chain(link)),
+        // The table's chain does not reach this hand: the header is not the table's.
+        Ok(None)
+        | Err(ApiError {
+            code: Code::SeedChainExhausted,
+            ..
+        }) => Err(Damage::at(0, damage::Check::HandStarted).into()),
+        Err(e) => Err(e),
+    }
 }
 
 /// Where a hand's stored log first fails verification, read fresh from the store (never
@@ -1284,6 +1343,14 @@ pub async fn start(
         })
         .collect::<ApiResult<Vec<_>>>()?;
     let client_entropy = crate::tables::client_entropy(&table);
+    let options = HandOptions {
+        signatures_required: crate::tables::signatures(&table)
+            == crate::tables::Signatures::Required,
+    };
+    let source = match crate::seed_chains::link_for(svc, &table, hand_no).await? {
+        Some(link) => SeedSource::Chain(link),
+        None => SeedSource::Os,
+    };
     let hand_id = random_id("h")?;
     let params = HandParams {
         hand_id: hand_id.clone(),
@@ -1299,17 +1366,24 @@ pub async fn start(
     };
     let key = svc.keys.current();
     let now = now_ms();
-    let (mut hand, first) =
-        LiveHand::start(params, SeedSource::Os, key, now).map_err(dealer_error)?;
+    let (mut hand, mut all) =
+        LiveHand::start_with_options(params, options, source, key, now).map_err(dealer_error)?;
     let commitment = hand
         .commitments()
         .first()
         .map(|c| c.to_hex())
         .unwrap_or_default();
-    let after_first = hand.clone();
-    let more = hand.settle_after_start(key, now).map_err(dealer_error)?;
-    let mut all = first.clone();
-    all.extend(more.iter().cloned());
+    // A game that shuffles as soon as the hand starts (Hokm, Bluff, or any table
+    // without client entropy) deals here: those events are written with the start, in
+    // its one commit.
+    all.extend(hand.settle_after_start(key, now).map_err(dealer_error)?);
+    if hand.status() != dealer::HandStatus::InProgress {
+        // No game ends a hand before anyone acts; a start that did would need the
+        // table's match state written with it, which a start does not write.
+        return Err(ApiError::internal(
+            "the game ended the hand in its own start",
+        ));
+    }
     let head = all.last().map_or(Hash::ZERO, |r| r.hash);
     let reply = Reply::new(
         StatusCode::CREATED,
@@ -1323,7 +1397,9 @@ pub async fn start(
             head: head.to_hex(),
             commitment,
             client_entropy,
-            events: all,
+            seed_chain: hand.seed_chain().copied(),
+            signatures_required: hand.signatures_required(),
+            events: all.clone(),
             to_act: hand.to_act().into(),
         },
     )?;
@@ -1343,20 +1419,19 @@ pub async fn start(
         abandon_reason: None,
         quarantine: None,
     };
-    let first_row = first
-        .first()
+    let rows = all
+        .iter()
         .map(|r| event_row(club, r, now_i))
-        .transpose()?
-        .ok_or_else(|| ApiError::internal("no first event"))?;
-    let secrets = sealed::seal_seeds(svc, club, &after_first, 0)?;
-    let idem_row = match (&idem, more.is_empty()) {
-        (Some(c), true) => Some(c.row(&svc.seal, &reply, now_i)?),
-        _ => None,
-    };
+        .collect::<ApiResult<Vec<_>>>()?;
+    let secrets = sealed::seal_seeds(svc, club, &hand, 0)?;
+    let idem_row = idem
+        .as_ref()
+        .map(|c| c.row(&svc.seal, &reply, now_i))
+        .transpose()?;
     let t0 = Instant::now();
     let created = svc
         .store
-        .create_hand(&row, &first_row, &secrets, idem_row.as_ref())
+        .create_hand(&row, &rows, &secrets, idem_row.as_ref())
         .await;
     svc.metrics
         .append_seconds
@@ -1371,31 +1446,18 @@ pub async fn start(
                 "the table has a hand in progress",
             ));
         }
+        Err(StoreError::IdempotencyConflict) => {
+            svc.metrics
+                .conflicts
+                .with_label_values(&["idempotency"])
+                .inc();
+            return Err(StoreError::IdempotencyConflict.into());
+        }
         Err(e) => return Err(e.into()),
     }
     svc.metrics.hands.with_label_values(&["started"]).inc();
-    if !more.is_empty() {
-        let mut stored = row.clone();
-        stored.next_seq = 1;
-        append(
-            svc,
-            &stored,
-            1,
-            after_first.server_seeds().len(),
-            &hand,
-            &more,
-            None,
-            idem.as_ref(),
-            &reply,
-        )
-        .await??;
-    }
-    if hand.status() == dealer::HandStatus::InProgress {
-        let slot = svc.live.slot(club, &hand_id);
-        *slot.lock().await = Some(Loaded { hand, head });
-    } else {
-        count_end(svc, &hand);
-    }
+    let slot = svc.live.slot(club, &hand_id);
+    *slot.lock().await = Some(Loaded { hand, head });
     Ok(reply)
 }
 
@@ -1485,6 +1547,8 @@ pub async fn legal_actions(
     with_hand(svc, &row, |l| LegalActions {
         hand_id: row.hand_id.clone(),
         next_seq: l.hand.next_seq(),
+        head: l.head.to_hex(),
+        signatures_required: l.hand.signatures_required(),
         actor,
         legal_actions: actor.map(|a| l.hand.legal_actions(a)).unwrap_or_default(),
         to_act: l.hand.to_act().into(),
@@ -1572,6 +1636,23 @@ pub async fn bundle(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<
         ));
     }
     bundle_of(svc, &row).await
+}
+
+/// The row of a finished hand whose bundle the caller may read (the checks of
+/// [`bundle`]), for what goes with a bundle (its log proof, `api::log`).
+pub(crate) async fn bundle_reader_row(
+    svc: &Service,
+    caller: &Caller,
+    hand_id: &str,
+) -> ApiResult<HandRow> {
+    let row = read_hand_row(svc, caller, hand_id).await?;
+    if row.status == HandStatus::InProgress {
+        return Err(ApiError::new(
+            Code::HandInProgress,
+            "the log proof is available once the hand is over",
+        ));
+    }
+    Ok(row)
 }
 
 /// `GET /v1/tables/{table_id}/bundle`: the table's match file (`docs/BUNDLE.md`, "Match

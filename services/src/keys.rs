@@ -323,6 +323,13 @@ pub fn seed_aad(club: &str, hand: &str, shuffle: u32) -> Vec<u8> {
     format!("persian-cards/server-seed/v1|{club}|{hand}|{shuffle}").into_bytes()
 }
 
+/// Associated data of a sealed seed chain: `club | table | first hand | anchor`, under a
+/// label of its own, so that a table's chain cannot pass for another table's (or another
+/// of its chains), nor for a server seed or an opening.
+pub fn chain_aad(club: &str, table: &str, first_hand_no: i64, anchor: &str) -> Vec<u8> {
+    format!("persian-cards/seed-chain/v1|{club}|{table}|{first_hand_no}|{anchor}").into_bytes()
+}
+
 /// Associated data of a sealed opening of a private action: `club | hand | seq` under a
 /// label of its own, so that a sealed opening cannot pass for a server seed (or another
 /// hand's, or another seq's opening), nor a seed for an opening.

@@ -6,6 +6,7 @@
 //! * [`keys`]: the signing keyring and the seal key;
 //! * [`auth`]: API keys and seat tokens;
 //! * [`clubs`], [`tables`], [`hands`], [`history`]: the domain the handlers call;
+//! * [`disputes`]: disputes over finished hands, their findings, rulings and reports;
 //! * [`idempotency`]: `Idempotency-Key` handling;
 //! * [`names`]: display names (players, clubs): NFC, nothing invisible;
 //! * [`store`]: the event store;
@@ -18,8 +19,10 @@
 pub mod api;
 pub mod audit;
 pub mod auth;
+pub mod clublog;
 pub mod clubs;
 pub mod config;
+pub mod disputes;
 pub mod hands;
 pub mod history;
 pub mod idempotency;
@@ -27,6 +30,7 @@ pub mod keys;
 pub mod limits;
 pub mod metrics;
 pub mod names;
+pub mod seed_chains;
 pub mod server;
 pub mod store;
 pub mod tables;
@@ -52,6 +56,9 @@ pub struct Service {
     pub tokens: auth::TokenCache,
     /// Metrics.
     pub metrics: Metrics,
+    /// The scheme-less URL of the API root that names the clubs' transparency logs
+    /// (`serve --public-base`; [`clublog::DEFAULT_PUBLIC_BASE`] until set).
+    pub log_base: String,
 }
 
 impl std::fmt::Debug for Service {
@@ -96,6 +103,7 @@ impl Service {
             live: hands::LiveHands::default(),
             tokens: auth::TokenCache::default(),
             metrics,
+            log_base: clublog::DEFAULT_PUBLIC_BASE.to_string(),
         })
     }
 }

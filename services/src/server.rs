@@ -13,7 +13,9 @@ use crate::{api, store, Service, StartError};
 
 /// Runs the HTTP server. Prints `listening on http://ADDR` on stdout once bound.
 pub async fn serve(args: ServeArgs) -> Result<(), StartError> {
-    let svc = web::Data::new(Service::open(&args.store).await?);
+    let mut svc = Service::open(&args.store).await?;
+    svc.log_base.clone_from(&args.public_base);
+    let svc = web::Data::new(svc);
     tracing::info!(
         store = %args.store.describe(),
         key_id = %svc.keys.current().key_id(),
@@ -33,6 +35,9 @@ pub async fn serve(args: ServeArgs) -> Result<(), StartError> {
             }
         },
     );
+    // The clubs' transparency logs (docs/TRANSPARENCY.md §10): tiles and a signed
+    // checkpoint for the newly ordered events, every `LOG_PERIOD`.
+    let log_builder = crate::clublog::spawn_log_builder(svc.clone().into_inner());
     let data = svc.clone();
     let limits = BodyLimits::new(
         Duration::from_millis(args.body_timeout_ms.max(1)),
@@ -68,8 +73,13 @@ pub async fn serve(args: ServeArgs) -> Result<(), StartError> {
     let served = server.run().await;
     // The appends that finished are ordered before the process goes.
     sequencer.abort();
+    log_builder.abort();
     if let Err(e) = store::sequence_all(svc.store.as_ref()).await {
         tracing::warn!(error = %e, "last sequencer pass failed; the next start orders the rest");
+    }
+    // ... and logged, so the last hands have a checkpoint before the process goes.
+    if let Err(e) = crate::clublog::LogBuilder::default().build_all(&svc).await {
+        tracing::warn!(error = %e, "last log builder pass failed; the next start logs the rest");
     }
     served?;
     tracing::info!("stopped");

@@ -14,6 +14,7 @@ use crate::auth::{new_token, random_id, Caller, Role, SEAT_TOKEN_PREFIX};
 use crate::history::HandSummary;
 use crate::idempotency::{IdemCtx, Reply};
 use crate::names::display_name;
+use crate::seed_chains::{self, NewSeedChain, SeedChainView};
 use crate::store::{HandFilter, HandStatus, SeatRow, TableRow};
 use crate::{now_ms, Service};
 
@@ -56,6 +57,24 @@ pub struct CreateTable {
     /// before any seat may deal without them (default 30,000; the admin may deal at any
     /// time). The `shuffled` event names the seats that gave none.
     pub entropy_deadline_ms: Option<u64>,
+    /// Pre-commit to the server seeds of the table's next `length` hands (1 to 1,000,000)
+    /// by publishing only a seed chain's anchor (`docs/SHUFFLE.md` §12).
+    pub seed_chain: Option<NewSeedChain>,
+    /// `required`: every seat's action must carry its player's signature, and every seat
+    /// must register a `public_key` (else `422 public_key_required`); `optional` (the
+    /// default): a seat with a key may sign.
+    pub signatures: Option<Signatures>,
+}
+
+/// Whether a table requires its players' signatures on their actions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Signatures {
+    /// A seat with a registered key may sign its actions.
+    #[default]
+    Optional,
+    /// Every action by a seat must be signed by its player (`player_signature_required`).
+    Required,
 }
 
 /// A seat as shown (no token).
@@ -102,6 +121,10 @@ pub struct TableCreated {
     pub match_state: Value,
     /// Whether seats add client seeds.
     pub client_entropy: bool,
+    /// Whether the players must sign their actions.
+    pub signatures: Signatures,
+    /// The table's seed chain: its anchor is published here, before any hand.
+    pub seed_chain: Option<SeedChainView>,
     /// The seats, with their tokens.
     pub seats: Vec<SeatCreated>,
     /// Unix ms.
@@ -128,6 +151,10 @@ pub struct TableView {
     pub match_over: bool,
     /// Whether seats add client seeds.
     pub client_entropy: bool,
+    /// Whether the players must sign their actions.
+    pub signatures: Signatures,
+    /// The table's current seed chain, if it deals from one.
+    pub seed_chain: Option<SeedChainView>,
     /// The seats.
     pub seats: Vec<SeatView>,
     /// Unix ms.
@@ -217,7 +244,17 @@ pub fn client_entropy(t: &TableRow) -> bool {
         .unwrap_or(true)
 }
 
-fn game_setup(t: &TableRow) -> Value {
+/// Whether a table requires its players' signatures on their actions.
+pub fn signatures(t: &TableRow) -> Signatures {
+    match t.setup.get("signatures").and_then(Value::as_str) {
+        Some("required") => Signatures::Required,
+        _ => Signatures::Optional,
+    }
+}
+
+/// The game's own setup of a table (its stored `setup` also holds the table's entropy
+/// settings).
+pub fn game_setup(t: &TableRow) -> Value {
     t.setup.get("setup").cloned().unwrap_or(Value::Null)
 }
 
@@ -323,6 +360,18 @@ pub async fn create(
             token: token.token,
         });
     }
+    let signatures = req.signatures.unwrap_or_default();
+    if signatures == Signatures::Required {
+        if let Some(i) = seats.iter().position(|s| s.public_key.is_none()) {
+            return Err(ApiError::new(
+                Code::PublicKeyRequired,
+                format!(
+                    "the table requires player signatures, and seat {i} has no public_key:                      every seat registers one (replayer keygen makes a key)"
+                ),
+            )
+            .with("field", format!("seats[{i}].public_key")));
+        }
+    }
     let client_entropy = req.client_entropy.unwrap_or(true);
     let deadline = req
         .entropy_deadline_ms
@@ -332,17 +381,30 @@ pub async fn create(
             "entropy_deadline_ms must be at most 86400000 (a day)",
         ));
     }
+    let chain = match &req.seed_chain {
+        Some(c) => Some(seed_chains::generate(c.length).await?),
+        None => None,
+    };
     let now = i64::try_from(now_ms()).unwrap_or(i64::MAX);
+    let mut stored_setup = json!({
+        "setup": setup,
+        "client_entropy": client_entropy,
+        "entropy_deadline_ms": deadline,
+    });
+    if let (Signatures::Required, Some(m)) = (signatures, stored_setup.as_object_mut()) {
+        m.insert("signatures".into(), json!("required"));
+    }
+    let table_id = random_id("t")?;
+    let chain_row = chain
+        .as_ref()
+        .map(|c| seed_chains::row(svc, &caller.club_id, &table_id, 1, c, now))
+        .transpose()?;
     let table = TableRow {
         club_id: caller.club_id.clone(),
-        table_id: random_id("t")?,
+        table_id,
         game: game.as_str().to_string(),
         rules: rules.clone(),
-        setup: json!({
-            "setup": setup,
-            "client_entropy": client_entropy,
-            "entropy_deadline_ms": deadline,
-        }),
+        setup: stored_setup,
         match_state: match_state.clone(),
         match_version: 0,
         seats,
@@ -357,6 +419,8 @@ pub async fn create(
             setup,
             match_state,
             client_entropy,
+            signatures,
+            seed_chain: chain_row.as_ref().map(|r| seed_chains::view(r, 1)),
             seats: shown,
             created_ms: now,
         },
@@ -365,7 +429,14 @@ pub async fn create(
         .as_ref()
         .map(|c| c.row(&svc.seal, &reply, now))
         .transpose()?;
-    svc.store.create_table(&table, idem_row.as_ref()).await?;
+    match &chain_row {
+        Some(c) => {
+            svc.store
+                .create_chained_table(&table, c, idem_row.as_ref())
+                .await?
+        }
+        None => svc.store.create_table(&table, idem_row.as_ref()).await?,
+    }
     Ok(reply)
 }
 
@@ -378,9 +449,12 @@ async fn view(svc: &Service, caller: &Caller, t: TableRow) -> ApiResult<TableVie
             .await?
             .map(|h| h.hand_id)
     };
+    let seed_chain = seed_chains::current(svc, &t).await?;
     Ok(TableView {
         match_over: match_over(&t.game, &t.match_state),
         client_entropy: client_entropy(&t),
+        signatures: signatures(&t),
+        seed_chain,
         setup: game_setup(&t),
         seats: seat_views(&t),
         table_id: t.table_id,

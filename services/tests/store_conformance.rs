@@ -14,9 +14,10 @@ use std::sync::Arc;
 
 use serde_json::json;
 use services::store::{
-    sequence_all, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, HandStatus,
-    HandUpdate, IdemRow, InputRow, KeyRole, PgStore, Quarantine, QuarantineRequest, SeatRow,
-    SecretRow, SqliteStore, Store, StoreError, TableRow, TableUpdate, TokenKind,
+    sequence_all, ApiKeyRow, AppendRequest, ClubRow, DisputeEntryRow, DisputeFilter, DisputeRow,
+    EventRow, HandFilter, HandRow, HandStatus, HandUpdate, IdemRow, InputRow, KeyRole, OfficialRow,
+    PgStore, Quarantine, QuarantineRequest, RulingAppend, SeatRow, SecretRow, SeedChainRow,
+    SqliteStore, Store, StoreError, TableRow, TableUpdate, TokenKind,
 };
 use tokio_postgres::NoTls;
 
@@ -198,6 +199,7 @@ conformance!(
     clubs_and_api_keys,
     tables_with_seats_and_tokens,
     create_hand_and_append,
+    a_start_that_deals_is_one_write,
     stale_append_conflicts_and_writes_nothing,
     appends_after_the_end_count_in_next_seq,
     concurrent_appends_one_winner,
@@ -214,10 +216,24 @@ conformance!(
     events_are_append_only_in_the_database,
     inputs_go_only_with_their_events,
     quarantine_sets_a_hand_aside,
+    seed_chains_by_hand_number,
+    disputes_and_their_records,
 );
 
 // ---------------------------------------------------------------------------------------
 // Fixtures
+
+fn chain(club_id: &str, table_id: &str, first_hand_no: i64, length: i32) -> SeedChainRow {
+    SeedChainRow {
+        club_id: club_id.into(),
+        table_id: table_id.into(),
+        first_hand_no,
+        length,
+        anchor: hex64(u64::try_from(first_hand_no).unwrap()),
+        sealed: vec![0xa5; 40],
+        created_ms: 1,
+    }
+}
 
 fn hex64(n: u64) -> String {
     format!("{n:064x}")
@@ -380,7 +396,7 @@ async fn club_with_table(s: &dyn Store, club_id: &str, table_id: &str) {
 }
 
 async fn start_hand(s: &dyn Store, h: &HandRow) {
-    s.create_hand(h, &event(&h.club_id, &h.hand_id, 0), &[], None)
+    s.create_hand(h, &[event(&h.club_id, &h.hand_id, 0)], &[], None)
         .await
         .expect("create hand");
 }
@@ -610,7 +626,7 @@ async fn create_hand_and_append(h: Harness) {
     let secrets = [secret("c1", "h1", 0)];
     s.create_hand(
         &h1,
-        &event("c1", "h1", 0),
+        &[event("c1", "h1", 0)],
         &secrets,
         Some(&idem("c1", "start-h1")),
     )
@@ -694,6 +710,85 @@ async fn create_hand_and_append(h: Harness) {
         s.append(&append_req("c1", "ghost", 1, 1)).await,
         Err(StoreError::NotFound("hand"))
     ));
+}
+
+/// A start that deals at once (Hokm, Bluff, tables without client entropy) is one
+/// `create_hand` with every event of the start and every seed: written whole, with or
+/// without an idempotency record, and refused whole.
+async fn a_start_that_deals_is_one_write(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    for t in ["t2", "t3"] {
+        s.create_table(&table("c1", t, "hokm", &PLAYERS), None)
+            .await
+            .unwrap();
+    }
+    let three = |hand: &str| (0..3).map(|q| event("c1", hand, q)).collect::<Vec<_>>();
+    for (table, hand_id, key) in [("t1", "h1", None), ("t2", "h2", Some("start-h2"))] {
+        let h1 = hand("c1", hand_id, table, "hokm", 1, 5_000, &PLAYERS);
+        let secrets = [secret("c1", hand_id, 0), secret("c1", hand_id, 1)];
+        let idem_row = key.map(|k| idem("c1", k));
+        s.create_hand(&h1, &three(hand_id), &secrets, idem_row.as_ref())
+            .await
+            .unwrap();
+        assert_eq!(seqs(s, "c1", hand_id).await, vec![0, 1, 2], "{hand_id}");
+        assert_eq!(
+            s.get_secrets("c1", hand_id).await.unwrap(),
+            secrets.to_vec()
+        );
+        assert_eq!(
+            s.get_hand("c1", hand_id).await.unwrap().unwrap().next_seq,
+            3,
+            "{hand_id}"
+        );
+        // The hand goes on from seq 3, and a writer who thought it was at 1 is told 3.
+        assert!(matches!(
+            s.append(&append_req("c1", hand_id, 1, 1)).await,
+            Err(StoreError::Conflict {
+                expected: 1,
+                found: 3
+            })
+        ));
+        s.append(&append_req("c1", hand_id, 3, 1)).await.unwrap();
+        assert_eq!(seqs(s, "c1", hand_id).await, vec![0, 1, 2, 3], "{hand_id}");
+    }
+
+    // A used key refuses the whole start: no hand, no event, no seed.
+    let h3 = hand("c1", "h3", "t3", "hokm", 1, 5_000, &PLAYERS);
+    assert!(matches!(
+        s.create_hand(
+            &h3,
+            &three("h3"),
+            &[secret("c1", "h3", 0)],
+            Some(&idem("c1", "start-h2"))
+        )
+        .await,
+        Err(StoreError::IdempotencyConflict)
+    ));
+    assert_eq!(s.get_hand("c1", "h3").await.unwrap(), None);
+    assert_eq!(seqs(s, "c1", "h3").await, Vec::<i64>::new());
+    assert_eq!(s.get_secrets("c1", "h3").await.unwrap(), vec![]);
+
+    // Events that are not the hand's, consecutive from 0, are refused before anything
+    // is written.
+    let mut gap = three("h3");
+    gap.remove(1);
+    let mut other = three("h3");
+    other[2] = event("c1", "h9", 2);
+    for bad in [vec![], three("h3")[1..].to_vec(), gap, other] {
+        assert!(matches!(
+            s.create_hand(&h3, &bad, &[], None).await,
+            Err(StoreError::Internal(_))
+        ));
+    }
+    assert_eq!(s.get_hand("c1", "h3").await.unwrap(), None);
+    sequence_all(s).await.unwrap();
+    let order = s.list_club_events("c1", 0, 100).await.unwrap();
+    assert_eq!(
+        order.len(),
+        8,
+        "every event written has one place in the club's order"
+    );
 }
 
 /// The store does not refuse an append to a hand that is over (the service does); when
@@ -854,7 +949,7 @@ async fn many_hands_of_one_club_at_once(h: Harness) {
                 let create_idem = (t % 2 == 0).then(|| idem("c1", &format!("create-{t}")));
                 s.create_hand(
                     &hr,
-                    &event("c1", &hand_id, 0),
+                    &[event("c1", &hand_id, 0)],
                     &[secret("c1", &hand_id, 0)],
                     create_idem.as_ref(),
                 )
@@ -1023,7 +1118,7 @@ async fn idempotency_conflict_writes_nothing(h: Harness) {
     assert!(matches!(
         s.create_hand(
             &hand("c1", "h2", "t2", "hokm", 1, 6_000, &PLAYERS),
-            &event("c1", "h2", 0),
+            &[event("c1", "h2", 0)],
             &[secret("c1", "h2", 0)],
             Some(&idem("c1", "K")),
         )
@@ -1434,7 +1529,7 @@ async fn a_player_in_two_seats_is_listed_once(h: Harness) {
     });
     s.append(&end).await.unwrap();
     let h2 = hand("c1", "h2", "t1", "hokm", 2, 11_000, &twice);
-    s.create_hand(&h2, &event("c1", "h2", 0), &[], Some(&idem("c1", "k-h2")))
+    s.create_hand(&h2, &[event("c1", "h2", 0)], &[], Some(&idem("c1", "k-h2")))
         .await
         .unwrap();
     let by_mina = HandFilter {
@@ -1495,7 +1590,7 @@ async fn current_hand_and_one_in_progress_per_table(h: Harness) {
     let r = s
         .create_hand(
             &h2,
-            &event("c1", "h2", 0),
+            &[event("c1", "h2", 0)],
             &[secret("c1", "h2", 0)],
             Some(&idem("c1", "h2")),
         )
@@ -1533,7 +1628,7 @@ async fn current_hand_and_one_in_progress_per_table(h: Harness) {
     let reused = hand("c1", "h4", "t1", "hokm", 2, 7_000, &PLAYERS);
     assert_eq!(
         conflict(
-            s.create_hand(&reused, &event("c1", "h4", 0), &[], None)
+            s.create_hand(&reused, &[event("c1", "h4", 0)], &[], None)
                 .await
         ),
         (2, 3)
@@ -1544,7 +1639,7 @@ async fn current_hand_and_one_in_progress_per_table(h: Harness) {
     assert!(matches!(
         s.create_hand(
             &hand("c1", "h1", "t1", "hokm", 3, 7_000, &PLAYERS),
-            &event("c1", "h1", 0),
+            &[event("c1", "h1", 0)],
             &[],
             None
         )
@@ -1554,7 +1649,7 @@ async fn current_hand_and_one_in_progress_per_table(h: Harness) {
     assert!(matches!(
         s.create_hand(
             &hand("c1", "h5", "t9", "hokm", 1, 7_000, &PLAYERS),
-            &event("c1", "h5", 0),
+            &[event("c1", "h5", 0)],
             &[],
             None
         )
@@ -1571,7 +1666,7 @@ async fn clubs_see_only_their_own_rows(h: Harness) {
         .unwrap();
     s.create_hand(
         &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS),
-        &event("c1", "h1", 0),
+        &[event("c1", "h1", 0)],
         &[secret("c1", "h1", 0)],
         Some(&idem("c1", "start")),
     )
@@ -1601,7 +1696,7 @@ async fn clubs_see_only_their_own_rows(h: Harness) {
     assert!(matches!(
         s.create_hand(
             &hand("c2", "h2", "t1", "hokm", 1, 5_000, &PLAYERS),
-            &event("c2", "h2", 0),
+            &[event("c2", "h2", 0)],
             &[],
             None
         )
@@ -1971,8 +2066,13 @@ async fn pg_a_refused_new_hand_leaves_its_batch_their_outcomes() {
             let append = append_req("c1", "h3", 1 + round, 1);
             let fresh_secrets = [secret("c1", &fresh.hand_id, 0)];
             let (a, b, c) = tokio::join!(
-                s.create_hand(&late, &late_first, &[], None),
-                s.create_hand(&fresh, &fresh_first, &fresh_secrets, None),
+                s.create_hand(&late, std::slice::from_ref(&late_first), &[], None),
+                s.create_hand(
+                    &fresh,
+                    std::slice::from_ref(&fresh_first),
+                    &fresh_secrets,
+                    None
+                ),
                 s.append(&append),
             );
             assert!(matches!(a, Err(StoreError::Conflict { .. })), "{a:?}");
@@ -2270,7 +2370,7 @@ async fn pg_retries_alone_need_no_second_connection() {
         // t1 has h1 in progress: a second hand is refused, the statement fails.
         let late = hand("c1", "h2", "t1", "hokm", 2, 6_000, &PLAYERS);
         let late_first = event("c1", "h2", 0);
-        let r = within(s.create_hand(&late, &late_first, &[], None))
+        let r = within(s.create_hand(&late, std::slice::from_ref(&late_first), &[], None))
             .await
             .expect("the refused hand is answered at once");
         assert!(matches!(r, Err(StoreError::Conflict { .. })), "{r:?}");
@@ -3158,4 +3258,270 @@ async fn quarantine_sets_a_hand_aside(h: Harness) {
             .await,
         Err(StoreError::NotFound("hand"))
     ));
+}
+
+/// A chained table is created with its chain in one write; the chain a hand is dealt from
+/// is the one with the greatest first hand not above it; a second chain from the same hand
+/// is a conflict; a chain for an unknown table is not found.
+async fn seed_chains_by_hand_number(h: Harness) {
+    let s = h.store.as_ref();
+    s.create_club(&club("c1"), &key("c1", "k1", KeyRole::Admin))
+        .await
+        .unwrap();
+    let t = table("c1", "t1", "hokm", &PLAYERS);
+    s.create_chained_table(&t, &chain("c1", "t1", 1, 3), Some(&idem("c1", "mk-t1")))
+        .await
+        .unwrap();
+    assert!(s.get_table("c1", "t1").await.unwrap().is_some());
+    assert_eq!(s.seed_chain("c1", "t1", 0).await.unwrap(), None);
+    let first = s.seed_chain("c1", "t1", 1).await.unwrap().unwrap();
+    assert_eq!(first, chain("c1", "t1", 1, 3));
+    assert_eq!(
+        s.seed_chain("c1", "t1", 9).await.unwrap(),
+        Some(first.clone())
+    );
+    s.add_seed_chain(&chain("c1", "t1", 4, 2), None)
+        .await
+        .unwrap();
+    assert_eq!(s.seed_chain("c1", "t1", 3).await.unwrap(), Some(first));
+    assert_eq!(
+        s.seed_chain("c1", "t1", 5).await.unwrap(),
+        Some(chain("c1", "t1", 4, 2))
+    );
+    assert!(matches!(
+        s.add_seed_chain(&chain("c1", "t1", 4, 9), None).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    assert!(matches!(
+        s.add_seed_chain(&chain("c1", "nope", 1, 9), None).await,
+        Err(StoreError::NotFound("table"))
+    ));
+    // A failed chained table leaves neither table nor chain.
+    let t2 = table("c1", "t2", "hokm", &PLAYERS);
+    assert!(matches!(
+        s.create_chained_table(&t2, &chain("c1", "t2", 1, 3), Some(&idem("c1", "mk-t1")))
+            .await,
+        Err(StoreError::IdempotencyConflict)
+    ));
+    assert!(s.get_table("c1", "t2").await.unwrap().is_none());
+    assert_eq!(s.seed_chain("c1", "t2", 1).await.unwrap(), None);
+    // Another club sees none of it.
+    assert_eq!(s.seed_chain("c2", "t1", 1).await.unwrap(), None);
+}
+
+// ---------------------------------------------------------------------------------------
+// Disputes
+
+fn dispute(club_id: &str, dispute_id: &str, hand_id: &str, opened_ms: i64) -> DisputeRow {
+    DisputeRow {
+        club_id: club_id.into(),
+        dispute_id: dispute_id.into(),
+        hand_id: hand_id.into(),
+        table_id: "t1".into(),
+        event: Some(3),
+        kind: "wrong_score".into(),
+        claim: "paid short".into(),
+        status: "open".into(),
+        opened_role: "seat".into(),
+        opened_by: "tok-1".into(),
+        opened_ms,
+        updated_ms: opened_ms,
+        entries: 1,
+        head: hex64(1),
+    }
+}
+
+fn dispute_entry(club_id: &str, dispute_id: &str, seq: i64) -> DisputeEntryRow {
+    DisputeEntryRow {
+        club_id: club_id.into(),
+        dispute_id: dispute_id.into(),
+        seq,
+        kind: if seq == 0 { "opened" } else { "ruling" }.into(),
+        hash: hex64(u64::try_from(seq).unwrap() + 1),
+        prev_hash: hex64(u64::try_from(seq).unwrap()),
+        record: json!({ "entry": { "seq": seq, "dispute": dispute_id } }),
+        created_ms: 5_000 + seq,
+    }
+}
+
+/// Officials are registered once per key and club; a dispute opens with entry 0 (and its
+/// idempotency record) or not at all; a ruling appends only on the entry count it was made
+/// on (a second ruling on the same count conflicts and writes nothing), moving the row's
+/// status, count and head with it; lists filter, page newest first, and never show another
+/// club's; entries and officials are append-only in the database.
+async fn disputes_and_their_records(h: Harness) {
+    let s = &*h.store;
+    let d = s.disputes();
+    club_with_table(s, "c1", "t1").await;
+    club_with_table(s, "c2", "t1").await;
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+
+    let o = OfficialRow {
+        club_id: "c1".into(),
+        key_id: "ed25519:0011223344556677".into(),
+        name: "Hamid".into(),
+        public_key: hex64(9),
+        registered_ms: 1,
+        registered_by: "key-c1".into(),
+    };
+    d.add_official(&o, Some(&idem("c1", "off-1")))
+        .await
+        .unwrap();
+    assert!(matches!(
+        d.add_official(&o, None).await,
+        Err(StoreError::Duplicate("official"))
+    ));
+    assert_eq!(d.list_officials("c1").await.unwrap(), vec![o.clone()]);
+    assert!(d.list_officials("c2").await.unwrap().is_empty());
+    assert_eq!(
+        d.get_official("c1", &o.key_id).await.unwrap(),
+        Some(o.clone())
+    );
+    assert_eq!(d.get_official("c2", &o.key_id).await.unwrap(), None);
+
+    // A dispute of an unknown hand is refused whole, its idempotency key unused.
+    let ghost = dispute("c1", "d0", "h-none", 10);
+    assert!(matches!(
+        d.open_dispute(
+            &ghost,
+            &dispute_entry("c1", "d0", 0),
+            Some(&idem("c1", "k0"))
+        )
+        .await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(s.get_idempotency("c1", "k0").await.unwrap().is_none());
+
+    let d1 = dispute("c1", "d1", "h1", 10);
+    d.open_dispute(&d1, &dispute_entry("c1", "d1", 0), Some(&idem("c1", "k1")))
+        .await
+        .unwrap();
+    assert!(matches!(
+        d.open_dispute(&d1, &dispute_entry("c1", "d1", 0), None)
+            .await,
+        Err(StoreError::Duplicate("dispute"))
+    ));
+    let mut d2 = dispute("c1", "d2", "h1", 20);
+    d2.kind = "unfair_deal".into();
+    d2.opened_by = "tok-2".into();
+    d.open_dispute(&d2, &dispute_entry("c1", "d2", 0), None)
+        .await
+        .unwrap();
+    assert_eq!(d.get_dispute("c1", "d1").await.unwrap(), Some(d1.clone()));
+    assert_eq!(d.get_dispute("c2", "d1").await.unwrap(), None);
+
+    let ruling = |expected: i64, idem_key: Option<&str>| RulingAppend {
+        club_id: "c1".into(),
+        dispute_id: "d1".into(),
+        expected_entries: expected,
+        entry: dispute_entry("c1", "d1", expected),
+        status: "rejected".into(),
+        idem: idem_key.map(|k| idem("c1", k)),
+    };
+    d.append_ruling(&ruling(1, Some("r1"))).await.unwrap();
+    // The same count again (another official's ruling signed over the same head).
+    assert!(matches!(
+        d.append_ruling(&ruling(1, Some("r2"))).await,
+        Err(StoreError::Conflict {
+            expected: 1,
+            found: 2
+        })
+    ));
+    assert!(s.get_idempotency("c1", "r2").await.unwrap().is_none());
+    let mut other_club = ruling(1, None);
+    other_club.club_id = "c2".into();
+    other_club.entry.club_id = "c2".into();
+    assert!(matches!(
+        d.append_ruling(&other_club).await,
+        Err(StoreError::NotFound(_))
+    ));
+    let row = d.get_dispute("c1", "d1").await.unwrap().unwrap();
+    assert_eq!(
+        (row.status.as_str(), row.entries, row.head.as_str()),
+        ("rejected", 2, hex64(2).as_str())
+    );
+    let entries = d.list_dispute_entries("c1", "d1").await.unwrap();
+    assert_eq!(
+        entries.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        vec![0, 1]
+    );
+    assert_eq!(entries[1], dispute_entry("c1", "d1", 1));
+
+    let list = |f: DisputeFilter| async move {
+        d.list_disputes("c1", &f)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|r| r.dispute_id)
+            .collect::<Vec<_>>()
+    };
+    let all = DisputeFilter {
+        limit: 10,
+        ..DisputeFilter::default()
+    };
+    assert_eq!(list(all.clone()).await, vec!["d2", "d1"]);
+    for (f, want) in [
+        (
+            DisputeFilter {
+                status: Some("rejected".into()),
+                ..all.clone()
+            },
+            vec!["d1"],
+        ),
+        (
+            DisputeFilter {
+                kind: Some("unfair_deal".into()),
+                ..all.clone()
+            },
+            vec!["d2"],
+        ),
+        (
+            DisputeFilter {
+                opened_by: Some("tok-1".into()),
+                ..all.clone()
+            },
+            vec!["d1"],
+        ),
+        (
+            DisputeFilter {
+                hand_id: Some("h1".into()),
+                ..all.clone()
+            },
+            vec!["d2", "d1"],
+        ),
+        (
+            DisputeFilter {
+                table_id: Some("t9".into()),
+                ..all.clone()
+            },
+            vec![],
+        ),
+        (
+            DisputeFilter {
+                limit: 1,
+                ..all.clone()
+            },
+            vec!["d2"],
+        ),
+        (
+            DisputeFilter {
+                cursor: Some((20, "d2".into())),
+                ..all.clone()
+            },
+            vec!["d1"],
+        ),
+    ] {
+        assert_eq!(list(f.clone()).await, want, "{f:?}");
+    }
+    assert!(d.list_disputes("c2", &all).await.unwrap().is_empty());
+
+    for sql in [
+        "UPDATE dispute_entries SET kind = 'opened'",
+        "DELETE FROM dispute_entries",
+        "UPDATE officials SET name = 'x'",
+        "DELETE FROM officials",
+    ] {
+        assert!(h.raw_exec(sql).await.is_err(), "{sql} must be refused");
+    }
+    assert_eq!(d.list_dispute_entries("c1", "d1").await.unwrap().len(), 2);
 }

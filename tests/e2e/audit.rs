@@ -323,9 +323,17 @@ async fn lost_signing_key(env: Env) {
             "{line}"
         );
     }
+    // The club log's checkpoints were signed by the lost key too: one more problem, the
+    // log's (docs/TRANSPARENCY.md §10), and the match's break is not named twice.
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("LOG")
+                && l.contains("is not signed by any of the service's keys")),
+        "the club log's checkpoint is named: {out}"
+    );
     assert!(
         out.trim_end()
-            .ends_with("audited 1 tables, 3 hands: 3 problems"),
+            .ends_with("audited 1 tables, 3 hands: 4 problems"),
         "the match's break at an invalid hand is not named twice: {out}"
     );
     no_secrets(&c, &out);

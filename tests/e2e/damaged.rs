@@ -31,7 +31,7 @@ enum Damage {
 
 /// Runs SQL on the test's store behind the service's back (PostgreSQL text, `?1`-style
 /// parameters rewritten for SQLite by the caller).
-async fn behind_the_back(env: &Env, app: &TestApp, pg: String, sqlite: String) {
+pub(crate) async fn behind_the_back(env: &Env, app: &TestApp, pg: String, sqlite: String) {
     if env.db_url.is_some() {
         let db = env.pg().await;
         db.batch_execute(&pg).await.expect("edit the store");
@@ -657,4 +657,113 @@ async fn pg_forged_quarantine_is_a_finding() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn embedded_forged_quarantine_is_a_finding() {
     run(Store::Embedded, forged_quarantine_is_a_finding).await;
+}
+
+/// The checks the other tests do not reach, each named in its answer: a running hand whose
+/// sealed seed was deleted (`missing_seed` at the event that committed to it), and a
+/// finished hand whose reveal was deleted (`seeds_revealed` at the seq it should have;
+/// it was `server_seed` at the first deal, which the fold could not make without it); a
+/// quarantine sent twice with one `Idempotency-Key` gets the recorded answer again; and
+/// quarantining a table's first hand puts the table back to the match's initial state
+/// (that was a 500: the initial state was computed from the stored setup as a whole,
+/// entropy settings included), so the next hand starts afresh.
+async fn every_damage_names_its_check(env: Env) {
+    let app = TestApp::spawn(&env).await;
+    let (_club, admin) = app.create_club("Yazd");
+    let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+
+    // A finished hand, then its reveal deleted.
+    let t1 = create_table(&app, &admin, 2).await;
+    let h = start_hand(&app, &admin, &t1).await;
+    let finished = h["hand_id"].as_str().unwrap().to_string();
+    let done = play_to_end(&app, &admin, &finished, &t1.tokens, &mut rng).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    let bundle = verify_bundle(&app, &admin, &finished).await;
+    let last = bundle["records"].as_array().unwrap().len() as u64 - 1;
+    assert_eq!(
+        bundle["records"][last as usize]["event"]["body"]["type"],
+        "seeds_revealed"
+    );
+
+    // A running hand of another table, then its sealed seed of shuffle 0 deleted.
+    let t2 = create_table(&app, &admin, 3).await;
+    let h = start_hand(&app, &admin, &t2).await;
+    let running = h["hand_id"].as_str().unwrap().to_string();
+    assert!(step(&app, &admin, &running, &t2.tokens, &mut rng)
+        .await
+        .is_none());
+
+    behind_the_back(
+        &env,
+        &app,
+        format!(
+            "ALTER TABLE events DISABLE TRIGGER USER; \
+             DELETE FROM events WHERE hand_id = '{finished}' AND seq = {last}; \
+             ALTER TABLE events ENABLE TRIGGER USER; \
+             DELETE FROM hand_secrets WHERE hand_id = '{running}' AND shuffle = 0"
+        ),
+        format!(
+            "DROP TRIGGER IF EXISTS events_no_delete; \
+             DELETE FROM events WHERE hand_id = '{finished}' AND seq = {last}; \
+             DELETE FROM hand_secrets WHERE hand_id = '{running}' AND shuffle = 0"
+        ),
+    )
+    .await;
+    drop(app);
+    let app = TestApp::spawn(&env).await;
+
+    let get = app
+        .get(&format!("/v1/hands/{finished}"), Some(&admin))
+        .await;
+    damaged(
+        &get,
+        last,
+        "seeds_revealed",
+        "a finished hand without its reveal",
+    );
+    let get = app.get(&format!("/v1/hands/{running}"), Some(&admin)).await;
+    damaged(
+        &get,
+        0,
+        "missing_seed",
+        "a running hand without its sealed seed",
+    );
+
+    let path = format!("/v1/hands/{running}/quarantine");
+    let body = json!({"reason": "the log was edited behind our back"});
+    let first = app
+        .post_idem(&path, Some(&admin), body.clone(), "quarantine-1")
+        .await;
+    ok(&first, StatusCode::OK, "quarantine");
+    assert_eq!(
+        first.body["quarantine"]["rule"], "missing_seed",
+        "{}",
+        first.text
+    );
+    let again = app
+        .post_idem(&path, Some(&admin), body.clone(), "quarantine-1")
+        .await;
+    ok(&again, StatusCode::OK, "the same quarantine sent again");
+    assert_eq!(again.body, first.body, "the recorded answer, not a new one");
+    let other = app
+        .post_idem(&path, Some(&admin), body, "quarantine-2")
+        .await;
+    problem(&other, StatusCode::CONFLICT, "hand_quarantined");
+    let next = start_hand(&app, &admin, &t2).await;
+    let first = &next["events"][0]["event"]["body"];
+    assert!(first["prev_hand"].is_null(), "{first}");
+    assert_eq!(
+        first["match_state"],
+        h["events"][0]["event"]["body"]["match_state"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_every_damage_names_its_check() {
+    run(Store::Pg, every_damage_names_its_check).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_every_damage_names_its_check() {
+    run(Store::Embedded, every_damage_names_its_check).await;
 }

@@ -177,3 +177,28 @@ async fn stalled_uploads(env: Env) {
 async fn embedded_stalled_uploads_are_timed_out_and_capped() {
     run(Store::Embedded, stalled_uploads).await;
 }
+
+/// A body that declares more than the route takes is refused `413 payload_too_large` from
+/// its head alone: the answer comes with none of the body sent (the connection is then
+/// read to its end, which the server closes), and takes no room in the large-body budget.
+async fn declared_too_large(env: Env) {
+    let app = TestApp::spawn(&env).await;
+    let addr = app.base.trim_start_matches("http://").to_string();
+    // `/v1/verify` takes up to 16 MiB.
+    for declared in [(16 << 20) + 1, 1 << 30, usize::MAX >> 1] {
+        let s = stalled(&addr, "/v1/verify", declared).await;
+        let got = answer(s, Duration::from_secs(5))
+            .await
+            .unwrap_or_else(|| panic!("no answer within 5 s to a head declaring {declared} bytes"));
+        assert!(got.starts_with("HTTP/1.1 413"), "{declared}: {got}");
+        assert!(got.contains("payload_too_large"), "{declared}: {got}");
+    }
+    // The budget is whole: a real verification still goes through.
+    let v = app.post("/v1/verify", None, json!({})).await;
+    assert_ne!(v.status, StatusCode::SERVICE_UNAVAILABLE, "{}", v.text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_a_declared_oversized_body_is_refused_from_its_head() {
+    run(Store::Embedded, declared_too_large).await;
+}

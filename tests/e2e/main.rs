@@ -6,10 +6,13 @@
 //! never skip, when the database is unreachable.
 
 mod audit;
+mod chains;
 mod club_order;
+mod clublog;
 mod concurrency;
 mod crash;
 mod damaged;
+mod disputes;
 mod errors;
 mod games;
 mod harness;

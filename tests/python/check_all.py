@@ -6,15 +6,18 @@
 
 Runs check_shuffle_vectors.py (docs/SHUFFLE.md), check_event_vectors.py
 (docs/EVENT-LOG.md), check_shuffle_sources.py (the `source` of `shuffled` events and the
-revealed faces, EVENT-LOG.md §3.4 and §11, on docs/vectors/bundles-v1/) and
+revealed faces, EVENT-LOG.md §3.4 and §11, on docs/vectors/bundles-v1/),
 check_match_vectors.py (the links of a match file, docs/BUNDLE.md §8, on
-docs/vectors/match-v1/), each in its own interpreter, shows their output, and ends with one line "N passed, M failed" over all of them. Exits 1 if
+docs/vectors/match-v1/), check_transparency_vectors.py (the club transparency log,
+docs/TRANSPARENCY.md) and check_chain_vectors.py (seed chains and player action
+signatures, docs/SHUFFLE.md §12 and EVENT-LOG.md §9, on docs/vectors/seed-chain-v1.json and
+the chained match vectors), each in its own interpreter, shows their output, and ends with one line "N passed, M failed" over all of them. Exits 1 if
 any vector failed or a checker could not run.
 
 The checkers are one independent implementation of the documents, not one each: the
 shuffle-sources check imports the cards, decks and shuffle of check_shuffle_vectors.py,
-and the match check the strict reading and canonical hash of check_event_vectors.py
-(copies of them had already drifted apart).
+the match check the strict reading and canonical hash of check_event_vectors.py, and the
+transparency check its canonical hash (copies of them had already drifted apart).
 """
 
 import re
@@ -28,6 +31,8 @@ CHECKERS = [
     "check_event_vectors.py",
     "check_shuffle_sources.py",
     "check_match_vectors.py",
+    "check_transparency_vectors.py",
+    "check_chain_vectors.py",
 ]
 SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
 

@@ -896,7 +896,12 @@ async fn play_table(
 
         let t0 = Instant::now();
         store
-            .create_hand(&hand_row, &first_row, &[secret0], None)
+            .create_hand(
+                &hand_row,
+                std::slice::from_ref(&first_row),
+                &[secret0],
+                None,
+            )
             .await
             .context("create_hand")?;
         out.lat.push(t0.elapsed());

@@ -3,7 +3,20 @@
 //! Exit codes (a contract clubs and auditors script against):
 //! * `verify`: 0 the hand is valid, 1 the hand is not valid, 2 the file cannot be read or
 //!   parsed (or a usage error).
+//! * `log inclusion`, `log consistency`, `monitor`: 0 what is checked holds, 1 it does not
+//!   (a proof that fails, a fork, a rollback, a signature that fails), 2 an input cannot be
+//!   read or does not fit (or a usage error).
 //! * every other command: 0 on success, 2 on any error.
+
+// The log commands live beside this file, in `replayer/` (not directly in `src/bin/`, where
+// cargo would take each file for a binary of its own).
+#[cfg(feature = "http")]
+#[path = "replayer/http.rs"]
+mod http;
+#[path = "replayer/source.rs"]
+mod source;
+#[path = "replayer/tlog_cmd.rs"]
+mod tlog_cmd;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -121,6 +134,82 @@ enum Command {
         /// instead of a fresh one.
         #[arg(long = "key-file")]
         key_file: Option<PathBuf>,
+        /// Deal the match from a seed chain of this many positions (1 to 1,000,000), as a
+        /// table created with `"seed_chain": {"length": N}` does.
+        #[arg(long = "seed-chain", value_name = "N")]
+        seed_chain: Option<u32>,
+        /// Give every seat a key, require player signatures and sign every seat's action,
+        /// as a table created with `"signatures": "required"` does.
+        #[arg(long = "signatures-required")]
+        signatures_required: bool,
+    },
+    /// Make a player key: writes its secret to a new key file (64 hex characters, the
+    /// Ed25519 secret; readable by its owner only) and prints the public key to register
+    /// as the seat's `public_key`, and its key id.
+    Keygen {
+        /// The key file to create (refused if it exists).
+        #[arg(long = "out", value_name = "FILE")]
+        out: PathBuf,
+        /// Print `{"public_key", "key_id", "key_file"}` as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Sign a seat's action for a hand whose table requires (or takes) player signatures:
+    /// the signature covers the hand id, the seq the action's event will have, the hand's
+    /// current head hash and the action (docs/EVENT-LOG.md §9).
+    SignAction {
+        /// The player's key file (as `replayer keygen` writes it: 64 hex characters).
+        #[arg(long = "key", value_name = "FILE")]
+        key: PathBuf,
+        /// The seat acting (0, 1, …).
+        #[arg(long)]
+        seat: u8,
+        /// The action: a JSON object, a file holding one, or `-` for standard input.
+        #[arg(long, value_name = "JSON|FILE|-")]
+        action: String,
+        /// The hand's state as the service shows it (`GET /v1/hands/{id}` or
+        /// `GET /v1/hands/{id}/legal-actions`, as JSON: its `hand_id`, `next_seq` and
+        /// `head`), a file or `-` for standard input; --hand, --seq and --head override it.
+        #[arg(long = "from", value_name = "FILE|-")]
+        from: Option<PathBuf>,
+        /// The hand's id.
+        #[arg(long)]
+        hand: Option<String>,
+        /// The seq the action's event will have: the hand's `next_seq`.
+        #[arg(long)]
+        seq: Option<u64>,
+        /// The hand's head: the hash of its last event, 64 hex characters.
+        #[arg(long)]
+        head: Option<String>,
+        /// Print the `player_sig` object, `{"key_id", "sig"}`, as one line of JSON.
+        #[arg(long, conflicts_with = "body")]
+        json: bool,
+        /// Print the whole body of `POST /v1/hands/{id}/actions`: `{"action",
+        /// "expected_seq", "player_sig"}`, as one line of JSON.
+        #[arg(long)]
+        body: bool,
+    },
+    /// Check a club transparency log's proofs offline (docs/TRANSPARENCY.md). Exit 0 the
+    /// proof holds, 1 it does not, 2 unreadable.
+    Log {
+        #[command(subcommand)]
+        command: LogCommand,
+    },
+    /// Follow a club log: fetch its checkpoint, check it with --key, check from the log's
+    /// tiles that it extends the checkpoint seen last (kept in --state), and record it.
+    /// Exit 0 consistent (or first run), 1 a fork, a rollback or a checkpoint or tiles
+    /// that fail, 2 unreadable or unreachable.
+    Monitor {
+        /// The log's URL prefix (`https://…/log/`), or a directory laid out the same way
+        /// (`checkpoint`, `tile/…`).
+        url: String,
+        /// The state file: the last checkpoint accepted (created on the first run, replaced
+        /// atomically after each consistent one, left as it was on a fork or rollback).
+        #[arg(long, value_name = "FILE")]
+        state: PathBuf,
+        /// The log's verifier key, `NAME+KEYID+BASE64`, or a file holding it.
+        #[arg(long, value_name = "VKEY|FILE")]
+        key: String,
     },
     /// Measure verification speed against raw Ed25519 verification on this machine.
     Bench {
@@ -130,6 +219,51 @@ enum Command {
         /// Players per hand.
         #[arg(long, default_value_t = 4)]
         players: u8,
+    },
+}
+
+#[derive(Subcommand)]
+enum LogCommand {
+    /// Check that a hand's last event is in its club's log at a checkpoint: the leaf is
+    /// recomputed from the bundle and the salt of the log proof (`--proof`, until bundles
+    /// carry it).
+    Inclusion {
+        /// The hand bundle.
+        bundle: PathBuf,
+        /// The signed checkpoint to check against.
+        #[arg(long, value_name = "FILE")]
+        checkpoint: PathBuf,
+        /// The hand's log proof (`persian-cards/log-proof`): its salt, its last event's
+        /// leaf index and an inclusion proof.
+        #[arg(long, value_name = "FILE")]
+        proof: PathBuf,
+        /// Compute the inclusion proof for the checkpoint's size from the log's tiles (a
+        /// directory or URL prefix) instead of using the proof file's.
+        #[arg(long, value_name = "DIR|URL")]
+        tiles: Option<String>,
+        /// The log's verifier key (`NAME+KEYID+BASE64`, or a file holding it). Without it
+        /// the checkpoint's signature is not checked, and the report says so.
+        #[arg(long, value_name = "VKEY|FILE")]
+        key: Option<String>,
+    },
+    /// Check that the checkpoint NEW extends the checkpoint OLD of the same log: a rollback
+    /// (NEW smaller) or a fork (same size, other root; or a proof that fails) exits 1.
+    Consistency {
+        /// The older signed checkpoint.
+        old: PathBuf,
+        /// The newer signed checkpoint.
+        new: PathBuf,
+        /// Compute the proof from the log's tiles: a directory or URL prefix (also checks
+        /// that the tiles give NEW's root).
+        #[arg(long, value_name = "DIR|URL")]
+        tiles: Option<String>,
+        /// A consistency proof file (`persian-cards/log-consistency`).
+        #[arg(long, value_name = "FILE")]
+        proof: Option<PathBuf>,
+        /// The log's verifier key (`NAME+KEYID+BASE64`, or a file holding it). Without it
+        /// the signatures are not checked, and the report says so.
+        #[arg(long, value_name = "VKEY|FILE")]
+        key: Option<String>,
     },
 }
 
@@ -156,6 +290,40 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Command::Log { command } => {
+            let res = match command {
+                LogCommand::Inclusion {
+                    bundle,
+                    checkpoint,
+                    proof,
+                    tiles,
+                    key,
+                } => tlog_cmd::inclusion(
+                    &bundle,
+                    &checkpoint,
+                    &proof,
+                    tiles.as_deref(),
+                    key.as_deref(),
+                ),
+                LogCommand::Consistency {
+                    old,
+                    new,
+                    tiles,
+                    proof,
+                    key,
+                } => tlog_cmd::consistency(
+                    &old,
+                    &new,
+                    tiles.as_deref(),
+                    proof.as_deref(),
+                    key.as_deref(),
+                ),
+            };
+            verdict_code(res, "replayer log")
+        }
+        Command::Monitor { url, state, key } => {
+            verdict_code(tlog_cmd::monitor(&url, &state, &key), "replayer monitor")
+        }
         other => match run(other) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -165,6 +333,18 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+    }
+}
+
+/// Exit 0 for a check that holds, 1 for one that does not, 2 for an error.
+fn verdict_code(res: Result<bool>, what: &str) -> ExitCode {
+    match res {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "{what}: {e:#}");
+            ExitCode::from(2)
+        }
     }
 }
 
@@ -390,6 +570,38 @@ fn parse_client_seeds(specs: &[String]) -> Result<Vec<(SeatIndex, ClientSeed)>> 
     Ok(out)
 }
 
+/// A key file: the 32-byte Ed25519 secret as 64 hex characters (white space around it is
+/// ignored).
+fn read_key_file(path: &Path) -> Result<SigningKeyPair> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read key file {}", path.display()))?;
+    Ok(SigningKeyPair::from_secret(parse_seed32(
+        &text,
+        &format!("key file {}", path.display()),
+    )?))
+}
+
+/// Create `path` (never overwriting) readable by its owner only, holding `secret` and a
+/// newline.
+fn write_new_secret(path: &Path, secret: &str) -> Result<()> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    let mut f = opts.open(path).with_context(|| {
+        format!(
+            "cannot create key file {} (it must not exist)",
+            path.display()
+        )
+    })?;
+    f.write_all(secret.as_bytes())
+        .and_then(|()| f.write_all(b"\n"))
+        .with_context(|| format!("cannot write key file {}", path.display()))
+}
+
 fn parse_seed32(hex_str: &str, what: &str) -> Result<[u8; 32]> {
     let mut b = [0u8; 32];
     hex::decode_to_slice(hex_str.trim(), &mut b)
@@ -399,7 +611,9 @@ fn parse_seed32(hex_str: &str, what: &str) -> Result<[u8; 32]> {
 
 fn run(cmd: Command) -> Result<()> {
     match cmd {
-        Command::Verify { .. } => bail!("internal: verify is handled separately"),
+        Command::Verify { .. } | Command::Log { .. } | Command::Monitor { .. } => {
+            bail!("internal: handled separately")
+        }
         Command::Replay {
             file,
             step,
@@ -500,6 +714,8 @@ fn run(cmd: Command) -> Result<()> {
             seed,
             output,
             key_file,
+            seed_chain,
+            signatures_required,
         } => {
             let game: GameId = game.parse()?;
             let rules = match rules {
@@ -516,11 +732,7 @@ fn run(cmd: Command) -> Result<()> {
                 }
             };
             let key = match key_file {
-                Some(p) => {
-                    let text = std::fs::read_to_string(&p)
-                        .with_context(|| format!("cannot read key file {}", p.display()))?;
-                    SigningKeyPair::from_secret(parse_seed32(&text, "the key file")?)
-                }
+                Some(p) => read_key_file(&p)?,
                 None => SigningKeyPair::generate().map_err(|e| anyhow!("no randomness: {e}"))?,
             };
             let now_ms = std::time::SystemTime::now()
@@ -536,8 +748,29 @@ fn run(cmd: Command) -> Result<()> {
             };
             let text = match hands {
                 Some(0) => bail!("--hands must be at least 1"),
-                Some(k) => {
-                    serde_json::to_string_pretty(&sim::simulate_match(&spec, k, &key, now_ms)?)?
+                Some(k) => serde_json::to_string_pretty(&sim::simulate_match_with(
+                    &spec,
+                    sim::TableOptions {
+                        seed_chain,
+                        signatures_required,
+                    },
+                    k,
+                    &key,
+                    now_ms,
+                )?)?,
+                None if seed_chain.is_some() || signatures_required => {
+                    let m = sim::simulate_match_with(
+                        &spec,
+                        sim::TableOptions {
+                            seed_chain,
+                            signatures_required,
+                        },
+                        1,
+                        &key,
+                        now_ms,
+                    )?;
+                    let first = m.hands.into_iter().next().context("no hand was played")?;
+                    serde_json::to_string_pretty(&first)?
                 }
                 None => serde_json::to_string_pretty(&sim::simulate_with(&spec, &key, now_ms)?)?,
             };
@@ -549,6 +782,108 @@ fn run(cmd: Command) -> Result<()> {
                     out.write_all(text.as_bytes())?;
                     out.write_all(b"\n")?;
                 }
+            }
+            Ok(())
+        }
+        Command::Keygen { out, json } => {
+            let key = SigningKeyPair::generate().map_err(|e| anyhow!("no randomness: {e}"))?;
+            write_new_secret(&out, &hex::encode(key.secret()))?;
+            let public = key.public();
+            if json {
+                out!(
+                    "{}",
+                    serde_json::json!({
+                        "public_key": public.to_hex(),
+                        "key_id": public.key_id(),
+                        "key_file": out.display().to_string(),
+                    })
+                );
+            } else {
+                out!("public_key {}", public.to_hex());
+                out!("key_id     {}", public.key_id());
+                out!("key file   {} (keep it secret)", out.display());
+            }
+            Ok(())
+        }
+        Command::SignAction {
+            key,
+            seat,
+            action,
+            from,
+            hand,
+            seq,
+            head,
+            json,
+            body,
+        } => {
+            if from.as_deref() == Some(Path::new("-")) && action == "-" {
+                bail!("--from - and --action - cannot both read standard input");
+            }
+            let key = read_key_file(&key)?;
+            let state = match &from {
+                Some(f) => {
+                    let bytes = read_input(f)?;
+                    serde_json::from_slice::<Value>(&bytes)
+                        .with_context(|| format!("--from {}: not JSON", f.display()))?
+                }
+                None => Value::Null,
+            };
+            let hand = match hand {
+                Some(h) => h,
+                None => state
+                    .get("hand_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+                    .context("the hand: give --hand, or --from with a hand_id")?,
+            };
+            let seq = match seq {
+                Some(s) => s,
+                None => state
+                    .get("next_seq")
+                    .and_then(Value::as_u64)
+                    .context("the seq: give --seq, or --from with a next_seq")?,
+            };
+            let head = match head {
+                Some(h) => h,
+                None => state
+                    .get("head")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+                    .context("the head: give --head, or --from with a head")?,
+            };
+            let head = replayer::log::Hash::from_hex(head.trim())
+                .map_err(|_| anyhow!("--head must be 64 hex characters (the hand's head hash)"))?;
+            let action = if action == "-" {
+                let bytes = read_input(Path::new("-"))?;
+                serde_json::from_slice::<Value>(&bytes).context("--action -: not JSON")?
+            } else {
+                json_arg(&action, "--action")?
+            };
+            if !action.is_object() {
+                bail!("--action: must be a JSON object");
+            }
+            let actor = replayer::engine::Actor::Seat(SeatIndex(seat));
+            let msg = replayer::log::action_message(&hand, seq, &head, actor, &action)
+                .map_err(|e| anyhow!("--action: {e}"))?;
+            let sig = replayer::log::PlayerSig {
+                key_id: key.key_id(),
+                sig: key.sign(&msg),
+            };
+            if body {
+                out!(
+                    "{}",
+                    serde_json::json!({"action": action, "expected_seq": seq, "player_sig": sig})
+                );
+            } else if json {
+                out!("{}", serde_json::to_string(&sig)?);
+            } else {
+                out!("hand     {hand}");
+                out!("seq      {seq}");
+                out!("head     {head}");
+                out!("seat     {seat}");
+                out!("key_id   {}", sig.key_id);
+                out!("sig      {}", sig.sig);
+                out!("message  {}", hex::encode(&msg));
             }
             Ok(())
         }

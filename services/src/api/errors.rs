@@ -52,12 +52,14 @@ error_codes! {
     InvalidName          => "invalid_name",           BAD_REQUEST,            "A name is empty, too long or holds characters that cannot be shown";
     InvalidIdempotencyKey => "invalid_idempotency_key", BAD_REQUEST,          "The Idempotency-Key header is invalid";
     BundleUnreadable     => "bundle_unreadable",      BAD_REQUEST,            "The body is not a readable hand bundle";
+    InvalidTilePath      => "invalid_tile_path",      BAD_REQUEST,            "The path is not the one spelling C2SP tlog-tiles gives a tile or entry bundle";
     Unauthorized         => "unauthorized",           UNAUTHORIZED,           "Missing or invalid credentials";
     Forbidden            => "forbidden",              FORBIDDEN,              "The credentials do not allow this";
     NotFound             => "not_found",              NOT_FOUND,              "No such resource";
     MethodNotAllowed     => "method_not_allowed",     METHOD_NOT_ALLOWED,     "The route does not take this method";
     SeqConflict          => "seq_conflict",           CONFLICT,               "The hand has moved on: expected_seq is not its next seq";
     HandInProgress       => "hand_in_progress",       CONFLICT,               "A hand is in progress";
+    NotInLogYet          => "not_in_log_yet",         CONFLICT,               "The hand's last event is not under a signed checkpoint of its club's log yet: retry in a second";
     HandOver             => "hand_over",              CONFLICT,               "The hand is over";
     MatchOver            => "match_over",             CONFLICT,               "The table's match is over";
     MatchBroken          => "match_broken",           CONFLICT,               "The match cannot go on: its last hand's record is missing or does not verify";
@@ -71,14 +73,26 @@ error_codes! {
     NotAsked             => "not_asked",              CONFLICT,               "The pending shuffle asks this seat for no client seed (it is out of play)";
     EntropyWindowOpen    => "entropy_window_open",    CONFLICT,               "The seats asked may still add client seeds: a seat may deal once the table's deadline has passed";
     IdempotencyInFlight  => "idempotency_in_flight",  CONFLICT,               "A request with this Idempotency-Key is being handled";
+    SeedChainExhausted   => "seed_chain_exhausted",   CONFLICT,               "The table's seed chain is used up: set a new chain (POST /v1/tables/{table_id}/seed-chain) to deal on";
+    SeedChainInUse       => "seed_chain_in_use",      CONFLICT,               "The table's seed chain still has positions: a new chain only once it is used up";
+    NoSeedChain          => "no_seed_chain",          CONFLICT,               "The table deals without a seed chain: a chain is set when a table is created";
+    DisputeMovedOn       => "dispute_moved_on",       CONFLICT,               "The dispute has an entry newer than the one the ruling was signed over: sign again over its head";
+    OfficialExists       => "official_exists",        CONFLICT,               "This key is already registered as an official of the club";
     BodyTimeout          => "body_timeout",           REQUEST_TIMEOUT,        "The body did not arrive in time";
     PayloadTooLarge      => "payload_too_large",      PAYLOAD_TOO_LARGE,      "The body is too large";
     IllegalAction        => "illegal_action",         UNPROCESSABLE_ENTITY,   "The rules do not allow this action";
     BadPlayerSignature   => "bad_player_signature",   UNPROCESSABLE_ENTITY,   "The player signature does not verify";
+    PlayerSignatureRequired => "player_signature_required", UNPROCESSABLE_ENTITY, "The table requires player signatures: the action carries none";
+    PublicKeyRequired    => "public_key_required",    UNPROCESSABLE_ENTITY,   "A table that requires player signatures needs a public key for every seat";
     ExpectedSeqRequired  => "expected_seq_required",  UNPROCESSABLE_ENTITY,   "A player signature needs expected_seq";
     InvalidTable         => "invalid_table",          UNPROCESSABLE_ENTITY,   "The table cannot be set up";
     InvalidSeed          => "invalid_seed",           UNPROCESSABLE_ENTITY,   "The client seed must be 1 to 64 bytes of hex";
     IdempotencyKeyReused => "idempotency_key_reused", UNPROCESSABLE_ENTITY,   "The Idempotency-Key was used for another request";
+    InvalidDispute       => "invalid_dispute",        UNPROCESSABLE_ENTITY,   "The dispute cannot be opened as asked: an unknown kind, or an event the hand does not have";
+    InvalidRuling        => "invalid_ruling",         UNPROCESSABLE_ENTITY,   "The ruling cannot be recorded: an unknown decision, or a penalty the game's rules do not give";
+    UnknownOfficial      => "unknown_official",       UNPROCESSABLE_ENTITY,   "The ruling's official is not registered for this club under that name and key";
+    BadOfficialSignature => "bad_official_signature", UNPROCESSABLE_ENTITY,   "The official's signature does not verify over the ruling";
+    InvalidOfficial      => "invalid_official",       UNPROCESSABLE_ENTITY,   "The official cannot be registered: the public key is not an Ed25519 public key";
     Internal             => "internal",               INTERNAL_SERVER_ERROR,  "Internal error";
     Unavailable          => "unavailable",            SERVICE_UNAVAILABLE,    "The storage is unavailable; retry later";
     Busy                 => "busy",                   SERVICE_UNAVAILABLE,    "The server is receiving as many large bodies as it takes at once; retry later";
@@ -125,9 +139,12 @@ pub struct Problem {
     /// `illegal_action`: the spec section, e.g. `bist-o-yek §5.3`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub section: Option<String>,
-    /// `seq_conflict`: the hand's next seq.
+    /// `seq_conflict`: the hand's next seq; `dispute_moved_on`: the dispute's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_seq: Option<u64>,
+    /// `dispute_moved_on`: the hash of the dispute's last entry, to sign a ruling over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
     /// `invalid_query`: the unknown query parameter.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parameter: Option<String>,
@@ -246,6 +263,15 @@ impl From<crate::keys::KeyError> for ApiError {
 
 /// The error of the `Result`s the handlers return.
 pub type ApiResult<T> = Result<T, ApiError>;
+
+impl From<crate::clublog::LogError> for ApiError {
+    fn from(e: crate::clublog::LogError) -> Self {
+        match e {
+            crate::clublog::LogError::Store(e) => e.into(),
+            other => ApiError::internal(other),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

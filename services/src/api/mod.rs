@@ -4,10 +4,12 @@
 //! (unknown routes included).
 
 pub mod clubs;
+pub mod disputes;
 pub mod errors;
 pub mod hands;
 pub mod health;
 pub mod history;
+pub mod log;
 pub mod openapi;
 pub mod strict;
 pub mod tables;
@@ -248,6 +250,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .service(
                     resource("/tables/{table_id}/bundle").route(web::get().to(tables::match_file)),
                 )
+                .service(
+                    resource("/tables/{table_id}/seed-chain")
+                        .route(web::post().to(tables::renew_seed_chain)),
+                )
                 .service(resource_with_query("/hands").route(web::get().to(history::list)))
                 .service(resource("/hands/{hand_id}/abandon").route(web::post().to(hands::abandon)))
                 .service(
@@ -259,6 +265,39 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                         .route(web::get().to(hands::replay)),
                 )
                 .service(resource("/hands/{hand_id}/bundle").route(web::get().to(hands::bundle)))
+                .service(
+                    resource("/hands/{hand_id}/log-proof").route(web::get().to(log::hand_proof)),
+                )
+                .service(
+                    resource("/clubs/{club_id}/log/checkpoint")
+                        .route(web::get().to(log::checkpoint)),
+                )
+                .service(
+                    resource("/clubs/{club_id}/log/checkpoints/{size}")
+                        .route(web::get().to(log::checkpoint_at)),
+                )
+                .service(resource("/clubs/{club_id}/log/key").route(web::get().to(log::key)))
+                .service(
+                    resource("/clubs/{club_id}/log/tile/{tile:.*}").route(web::get().to(log::tile)),
+                )
+                .service(
+                    resource("/hands/{hand_id}/disputes").route(web::post().to(disputes::open)),
+                )
+                .service(resource_with_query("/disputes").route(web::get().to(disputes::list)))
+                .service(resource("/disputes/{dispute_id}").route(web::get().to(disputes::get)))
+                .service(
+                    resource("/disputes/{dispute_id}/rulings")
+                        .route(web::post().to(disputes::rule)),
+                )
+                .service(
+                    resource_with_query("/disputes/{dispute_id}/report")
+                        .route(web::get().to(disputes::report)),
+                )
+                .service(
+                    resource("/officials")
+                        .route(web::get().to(disputes::officials))
+                        .route(web::post().to(disputes::add_official)),
+                )
                 .service(
                     resource("/verify")
                         .app_data(BodyLimit(BUNDLE_LIMIT))

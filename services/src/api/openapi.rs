@@ -5,7 +5,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use super::errors::Problem;
-use super::{clubs, hands, health, history, tables, verify, Empty};
+use super::{clubs, disputes, hands, health, history, log, tables, verify, Empty};
 
 /// Adds the bearer scheme.
 struct Bearer;
@@ -39,9 +39,13 @@ impl Modify for Bearer {
         health::healthz, health::readyz, health::metrics,
         clubs::keys, clubs::add_auditor, clubs::me,
         tables::create, tables::list, tables::get, tables::scoreboard, tables::match_file,
+        tables::renew_seed_chain,
         hands::start, hands::entropy, hands::deal, hands::act, hands::abandon, hands::quarantine,
         hands::get, hands::legal_actions, hands::events, hands::replay, hands::bundle,
+        log::checkpoint, log::checkpoint_at, log::key, log::tile, log::hand_proof,
         history::list,
+        disputes::open, disputes::list, disputes::get, disputes::rule, disputes::report,
+        disputes::add_official, disputes::officials,
         verify::verify,
         spec,
     ),
@@ -52,6 +56,8 @@ impl Modify for Bearer {
         (name = "tables", description = "Tables and their matches"),
         (name = "hands", description = "Playing and reading hands"),
         (name = "history", description = "Game history"),
+        (name = "log", description = "The clubs' transparency logs (C2SP tlog-tiles) and hands' log proofs"),
+        (name = "disputes", description = "Disputes over finished hands, their findings, rulings and reports"),
         (name = "verify", description = "Bundle verification"),
         (name = "health", description = "Liveness, readiness, metrics"),
     )

@@ -6,6 +6,7 @@ use super::errors::{ApiResult, Problem};
 use super::Post;
 use crate::auth::Caller;
 use crate::idempotency::idempotent;
+use crate::seed_chains::{self, NewSeedChain, SeedChainView};
 use crate::tables::{self, CreateTable, Scoreboard, TableCreated, TableList, TableView};
 use crate::Service;
 
@@ -76,4 +77,27 @@ pub async fn match_file(
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     Ok(HttpResponse::Ok().json(crate::hands::match_file(&svc, &caller, &path).await?))
+}
+
+/// Sets a new seed chain (admin) for a table whose chain is used up: its next hands are
+/// dealt from the new chain, whose anchor this answer publishes.
+#[utoipa::path(post, path = "/v1/tables/{table_id}/seed-chain", operation_id = "renew_seed_chain", tag = "tables",
+    params(("table_id" = String, Path),
+        ("Idempotency-Key" = Option<String>, Header, description = "Replays the first answer on retry")),
+    request_body = NewSeedChain,
+    responses((status = 201, body = SeedChainView), (status = 400, body = Problem),
+        (status = 401, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem),
+        (status = 409, body = Problem), (status = 422, body = Problem)),
+    security(("bearer" = [])))]
+pub async fn renew_seed_chain(
+    svc: web::Data<Service>,
+    caller: Caller,
+    path: web::Path<String>,
+    req: Post<NewSeedChain>,
+) -> ApiResult<HttpResponse> {
+    let Post { body, idem } = req;
+    idempotent(&svc, &caller, idem, |idem| {
+        seed_chains::renew(&svc, &caller, &path, body, idem)
+    })
+    .await
 }

@@ -101,10 +101,9 @@ async fn start_toy(svc: &Service) -> (HandRow, LiveHand) {
     };
     let key = svc.keys.current();
     let now = now_ms();
-    let (mut hand, first) =
+    let (mut hand, mut all) =
         LiveHand::start_with_engine(params, &TOY, SeedSource::Os, key, now).expect("start");
-    let after_first = hand.clone();
-    let more = hand.settle_after_start(key, now).expect("settle");
+    all.extend(hand.settle_after_start(key, now).expect("settle"));
     let now_i = i64::try_from(now).unwrap();
     let mut row = HandRow {
         club_id: CLUB.into(),
@@ -121,25 +120,17 @@ async fn start_toy(svc: &Service) -> (HandRow, LiveHand) {
         abandon_reason: None,
         quarantine: None,
     };
-    let secrets = sealed::seal_seeds(svc, CLUB, &after_first, 0).expect("seal");
+    // As `start` writes it: every event of the start and every seed, in one commit.
+    let secrets = sealed::seal_seeds(svc, CLUB, &hand, 0).expect("seal");
+    let rows: Vec<_> = all
+        .iter()
+        .map(|r| event_row(CLUB, r, now_i).unwrap())
+        .collect();
     store
-        .create_hand(
-            &row,
-            &event_row(CLUB, &first[0], now_i).unwrap(),
-            &secrets,
-            None,
-        )
+        .create_hand(&row, &rows, &secrets, None)
         .await
         .expect("create hand");
-    row.next_seq = 1;
-    if !more.is_empty() {
-        let reply = Reply::new(StatusCode::CREATED, json!({})).unwrap();
-        let seeds = after_first.server_seeds().len();
-        append(svc, &row, 1, seeds, &hand, &more, None, None, &reply)
-            .await
-            .expect("prepare")
-            .expect("append");
-    }
+    row.next_seq = i64::try_from(rows.len()).unwrap();
     (row, hand)
 }
 

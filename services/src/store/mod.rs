@@ -1,6 +1,6 @@
 //! The event store: clubs, API keys, tables and seats, hands, their append-only event
 //! log, sealed secrets (server seeds and the openings of private actions) and
-//! idempotency records.
+//! idempotency records; disputes over finished hands ([`DisputeStore`]).
 //!
 //! One trait, [`Store`], with two implementations: [`PgStore`] (PostgreSQL through a
 //! deadpool-postgres pool, the production store) and [`SqliteStore`] (an embedded
@@ -13,6 +13,7 @@
 //! hashes, server seeds and the openings of private actions already sealed by the
 //! caller.
 
+mod disputes;
 mod error;
 mod postgres;
 mod record;
@@ -22,6 +23,9 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use disputes::{
+    DisputeEntryRow, DisputeFilter, DisputeRow, DisputeStore, OfficialRow, RulingAppend,
+};
 pub use error::StoreError;
 pub use postgres::PgStore;
 pub use record::RecordJson;
@@ -120,6 +124,31 @@ pub struct TableRow {
     /// When the table was created (unix milliseconds).
     pub created_ms: i64,
 }
+
+/// A seed chain of a table (`docs/SHUFFLE.md` §12): the table's hands from
+/// `first_hand_no` on are dealt from its positions 1, 2, … `length`. Only the anchor is
+/// public; the chain itself arrives sealed by the caller.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeedChainRow {
+    /// The club of the table.
+    pub club_id: String,
+    /// The table.
+    pub table_id: String,
+    /// The number of the table's hand dealt from position 1.
+    pub first_hand_no: i64,
+    /// How many positions the chain has (1 to 1,000,000).
+    pub length: i32,
+    /// The published anchor, 64 lowercase hex characters.
+    pub anchor: String,
+    /// The chain's tail and checkpoints, sealed.
+    pub sealed: Vec<u8>,
+    /// When it was set (unix milliseconds).
+    pub created_ms: i64,
+}
+
+/// The columns of a [`SeedChainRow`], in its field order (both stores).
+const SEED_CHAIN_COLS: &str =
+    "club_id, table_id, first_hand_no, length, anchor, sealed, created_ms";
 
 /// A seat found by its club and token id, with the table it belongs to.
 #[derive(Debug, Clone, PartialEq)]
@@ -454,6 +483,10 @@ pub trait Store: Send + Sync {
     /// standby, the store itself. Writes through it go to the primary as usual.
     fn reader(&self) -> &dyn Store;
 
+    /// The disputes of this store's clubs: officials, disputes and their records
+    /// ([`DisputeStore`]), on the same database.
+    fn disputes(&self) -> &dyn DisputeStore;
+
     /// The store's own metrics (the standby's lag, where routed reads went), for the
     /// service's registry.
     fn collectors(&self) -> Vec<Box<dyn prometheus::core::Collector>> {
@@ -502,6 +535,35 @@ pub trait Store: Send + Sync {
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError>;
 
+    /// [`Store::create_table`] with the table's first seed chain, in the same transaction:
+    /// a chained table never exists without its chain. The chain must be the table's, from
+    /// hand 1.
+    async fn create_chained_table(
+        &self,
+        table: &TableRow,
+        chain: &SeedChainRow,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError>;
+
+    /// Gives a table a further seed chain (its chain before is used up), with the
+    /// idempotency record if given. [`StoreError::NotFound`] for an unknown table,
+    /// [`StoreError::Conflict`] when the table has a chain from that hand number already,
+    /// [`StoreError::IdempotencyConflict`] for a used idempotency key.
+    async fn add_seed_chain(
+        &self,
+        chain: &SeedChainRow,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError>;
+
+    /// The seed chain a table's hand `hand_no` is dealt from: its chain with the greatest
+    /// `first_hand_no` not above `hand_no`; `None` for a table without one.
+    async fn seed_chain(
+        &self,
+        club_id: &str,
+        table_id: &str,
+        hand_no: i64,
+    ) -> Result<Option<SeedChainRow>, StoreError>;
+
     /// Reads a table with its seats.
     async fn get_table(
         &self,
@@ -523,8 +585,11 @@ pub trait Store: Send + Sync {
     /// first. A racing `create_hand` with the same number gets a conflict.
     async fn next_hand_no(&self, club_id: &str, table_id: &str) -> Result<i64, StoreError>;
 
-    /// Starts a hand: the hand row, its player projection, its first event (`seq` 0),
-    /// its sealed secrets and the idempotency record, all or nothing.
+    /// Starts a hand: the hand row, its player projection, the events its start makes
+    /// (`seq` 0 and on: `hand_started`, and the first shuffle and deal when the game
+    /// shuffles at once), the sealed seeds of those shuffles and the idempotency record,
+    /// all in one transaction. A start is one commit, so a crash never leaves a hand
+    /// that began but did not deal, nor a request whose key replays half of it.
     ///
     /// [`StoreError::Conflict`] if the table already has a hand in progress or the
     /// `hand_no` is taken, [`StoreError::NotFound`] for an unknown table,
@@ -533,7 +598,7 @@ pub trait Store: Send + Sync {
     async fn create_hand(
         &self,
         hand: &HandRow,
-        first_event: &EventRow,
+        events: &[EventRow],
         secrets: &[SecretRow],
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError>;
@@ -649,6 +714,60 @@ pub trait Store: Send + Sync {
         club_id: &str,
         table_id: &str,
     ) -> Result<Option<HandRow>, StoreError>;
+
+    /// A stored tile or entry bundle of the club's transparency log, by its path
+    /// (`tile/0/x001/234.p/7`), as written by [`Store::publish_log`].
+    async fn log_tile(&self, club_id: &str, path: &str) -> Result<Option<Vec<u8>>, StoreError>;
+
+    /// Publishes a new size of the club's log: writes `tiles` (path and bytes; a tile
+    /// already stored must have the same bytes, the database refuses any change), then
+    /// the signed checkpoint, in one transaction. Returns `false`, writing nothing, when
+    /// a checkpoint of that size exists already (another builder got there first).
+    async fn publish_log(
+        &self,
+        club_id: &str,
+        tiles: &[(String, Vec<u8>)],
+        checkpoint: &CheckpointRow,
+    ) -> Result<bool, StoreError>;
+
+    /// The club's checkpoint of the largest size, if it has one.
+    async fn latest_checkpoint(&self, club_id: &str) -> Result<Option<CheckpointRow>, StoreError>;
+
+    /// The club's checkpoint of this size, if one was signed.
+    async fn checkpoint_at(
+        &self,
+        club_id: &str,
+        size: i64,
+    ) -> Result<Option<CheckpointRow>, StoreError>;
+
+    /// Up to `limit` entries of the club-wide order from `from_gid` on, as `(gid, hand,
+    /// seq)`, whether or not the store still holds the events they name (the audit's
+    /// view of `club_log`; [`Store::list_club_events`] joins the events).
+    async fn list_club_order(
+        &self,
+        club_id: &str,
+        from_gid: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, String, i64)>, StoreError>;
+
+    /// The clubs whose ordered events go beyond their log's latest checkpoint: the log
+    /// builder's scan across clubs, like [`Store::clubs_to_sequence`], not a request's.
+    async fn clubs_to_log(&self) -> Result<Vec<String>, StoreError>;
+}
+
+/// A signed checkpoint of a club's transparency log (`docs/TRANSPARENCY.md` §5).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckpointRow {
+    /// The club.
+    pub club_id: String,
+    /// The tree size: the log holds the club's events of gid `0..size`.
+    pub size: i64,
+    /// The tree's root hash.
+    pub root: [u8; 32],
+    /// The signed note, as served.
+    pub note: String,
+    /// When it was signed (unix milliseconds).
+    pub created_ms: i64,
 }
 
 /// Checks the shape of an append before touching the database: events present, all of
@@ -715,20 +834,22 @@ fn check_idem(club_id: &str, idem: Option<&IdemRow>) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Checks the shape of a new hand: first event `seq` 0 of this hand, at most
-/// `i16::MAX` players, secrets and idempotency record of the same club and hand.
+/// Checks the shape of a new hand: one or more events of this hand, consecutive from
+/// `seq` 0, at most `i16::MAX` players, secrets and idempotency record of the same club
+/// and hand.
 fn check_new_hand(
     hand: &HandRow,
-    first_event: &EventRow,
+    events: &[EventRow],
     secrets: &[SecretRow],
     idem: Option<&IdemRow>,
 ) -> Result<(), StoreError> {
-    if first_event.club_id != hand.club_id
-        || first_event.hand_id != hand.hand_id
-        || first_event.seq != 0
+    if events.is_empty()
+        || (0_i64..).zip(events).any(|(seq, ev)| {
+            ev.club_id != hand.club_id || ev.hand_id != hand.hand_id || ev.seq != seq
+        })
     {
         return Err(StoreError::Internal(
-            "create_hand: the first event must be seq 0 of the hand".into(),
+            "create_hand: the events must be the hand's, consecutive from seq 0".into(),
         ));
     }
     if i16::try_from(hand.players.len()).is_err() {
@@ -740,6 +861,26 @@ fn check_new_hand(
 
 fn check_new_table(table: &TableRow, idem: Option<&IdemRow>) -> Result<(), StoreError> {
     check_idem(&table.club_id, idem)
+}
+
+/// A seed chain of the given table (of its club), with a plausible anchor and length.
+fn check_seed_chain(
+    chain: &SeedChainRow,
+    table: Option<&TableRow>,
+    idem: Option<&IdemRow>,
+) -> Result<(), StoreError> {
+    let ours = table.is_none_or(|t| t.club_id == chain.club_id && t.table_id == chain.table_id);
+    if !ours
+        || chain.first_hand_no < 1
+        || !(1..=1_000_000).contains(&chain.length)
+        || chain.anchor.len() != 64
+        || (table.is_some() && chain.first_hand_no != 1)
+    {
+        return Err(StoreError::Internal(
+            "seed chain: of another table, or out of range".into(),
+        ));
+    }
+    check_idem(&chain.club_id, idem)
 }
 
 fn check_key_club(club: &ClubRow, key: &ApiKeyRow) -> Result<(), StoreError> {

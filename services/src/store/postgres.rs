@@ -36,14 +36,17 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{NoTls, Row};
 
+use super::CheckpointRow;
 use super::{
-    check_append, check_key_club, check_new_hand, check_new_table, page_limit, parse_role,
-    parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, HandStatus,
-    IdemRow, InputRow, QuarantineRequest, SeatLookup, SeatRow, SecretRow, Store, StoreError,
-    TableRow, TableUpdate, TokenKind,
+    check_append, check_key_club, check_new_hand, check_new_table, check_seed_chain, page_limit,
+    parse_role, parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow,
+    HandStatus, IdemRow, InputRow, QuarantineRequest, SeatLookup, SeatRow, SecretRow, SeedChainRow,
+    Store, StoreError, TableRow, TableUpdate, TokenKind, SEED_CHAIN_COLS,
 };
 
 mod batch;
+mod clublog;
+mod disputes;
 mod read;
 
 use batch::{Op, Writer};
@@ -265,6 +268,12 @@ fn map_pg(e: tokio_postgres::Error) -> StoreError {
                 "hand_secrets_pkey" => return StoreError::Duplicate("secret"),
                 "hand_inputs_pkey" => return StoreError::Duplicate("input"),
                 "idempotency_keys_pkey" => return StoreError::IdempotencyConflict,
+                "seed_chains_pkey" => {
+                    return StoreError::Conflict {
+                        expected: 0,
+                        found: 1,
+                    }
+                }
                 "hands_in_progress_key" => {
                     return StoreError::Conflict {
                         expected: 0,
@@ -278,7 +287,9 @@ fn map_pg(e: tokio_postgres::Error) -> StoreError {
                 "api_keys_club_fkey" | "game_tables_club_fkey" | "idempotency_keys_club_fkey" => {
                     return StoreError::NotFound("club")
                 }
-                "hands_table_fkey" => return StoreError::NotFound("table"),
+                "hands_table_fkey" | "seed_chains_table_fkey" => {
+                    return StoreError::NotFound("table")
+                }
                 "events_hand_fkey" | "hand_secrets_hand_fkey" | "hand_players_hand_fkey" => {
                     return StoreError::NotFound("hand")
                 }
@@ -652,6 +663,99 @@ async fn commit(tx: deadpool_postgres::Transaction<'_>) -> Result<(), StoreError
 
 // ---------------------------------------------------------------------------------------
 
+impl PgStore {
+    /// A table with its seats and, if given, its first seed chain and the idempotency
+    /// record, in one transaction.
+    async fn insert_table(
+        &self,
+        table: &TableRow,
+        chain: Option<&SeedChainRow>,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        check_new_table(table, idem)?;
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(map_pg)?;
+        if let Some(idem) = idem {
+            insert_idem(&tx, idem).await?;
+        }
+        let stmt = tx
+            .prepare_cached(&format!(
+                "INSERT INTO game_tables ({TABLE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+            ))
+            .await
+            .map_err(map_pg)?;
+        tx.execute(
+            &stmt,
+            &[
+                &table.club_id,
+                &table.table_id,
+                &table.game,
+                &table.rules,
+                &table.setup,
+                &table.match_state,
+                &table.match_version,
+                &table.created_ms,
+            ],
+        )
+        .await
+        .map_err(map_pg)?;
+        let stmt = tx
+            .prepare_cached(&format!(
+                "INSERT INTO seats ({SEAT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+            ))
+            .await
+            .map_err(map_pg)?;
+        for s in &table.seats {
+            tx.execute(
+                &stmt,
+                &[
+                    &table.club_id,
+                    &table.table_id,
+                    &s.seat,
+                    &s.player,
+                    &s.token_id,
+                    &s.token_hash,
+                    &s.public_key,
+                ],
+            )
+            .await
+            .map_err(map_pg)?;
+        }
+        if let Some(chain) = chain {
+            insert_seed_chain(&tx, chain).await?;
+        }
+        commit(tx).await
+    }
+}
+
+/// Inserts a seed chain row in `tx`.
+async fn insert_seed_chain(
+    tx: &deadpool_postgres::Transaction<'_>,
+    c: &SeedChainRow,
+) -> Result<(), StoreError> {
+    let stmt = tx
+        .prepare_cached(&format!(
+            "INSERT INTO seed_chains ({SEED_CHAIN_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+        ))
+        .await
+        .map_err(map_pg)?;
+    tx.execute(
+        &stmt,
+        &[
+            &c.club_id,
+            &c.table_id,
+            &c.first_hand_no,
+            &c.length,
+            &c.anchor,
+            &c.sealed,
+            &c.created_ms,
+        ],
+    )
+    .await
+    .map_err(map_pg)?;
+    Ok(())
+}
+
 #[async_trait]
 impl Store for PgStore {
     async fn migrate(&self) -> Result<(), StoreError> {
@@ -681,6 +785,10 @@ impl Store for PgStore {
         drop(client);
         let _ = driver.await;
         result
+    }
+
+    fn disputes(&self) -> &dyn super::DisputeStore {
+        self
     }
 
     fn reader(&self) -> &dyn Store {
@@ -799,56 +907,62 @@ impl Store for PgStore {
         table: &TableRow,
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError> {
-        check_new_table(table, idem)?;
+        self.insert_table(table, None, idem).await
+    }
+
+    async fn create_chained_table(
+        &self,
+        table: &TableRow,
+        chain: &SeedChainRow,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        check_seed_chain(chain, Some(table), idem)?;
+        self.insert_table(table, Some(chain), idem).await
+    }
+
+    async fn add_seed_chain(
+        &self,
+        chain: &SeedChainRow,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        check_seed_chain(chain, None, idem)?;
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(map_pg)?;
         if let Some(idem) = idem {
             insert_idem(&tx, idem).await?;
         }
-        let stmt = tx
-            .prepare_cached(&format!(
-                "INSERT INTO game_tables ({TABLE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-            ))
-            .await
-            .map_err(map_pg)?;
-        tx.execute(
-            &stmt,
-            &[
-                &table.club_id,
-                &table.table_id,
-                &table.game,
-                &table.rules,
-                &table.setup,
-                &table.match_state,
-                &table.match_version,
-                &table.created_ms,
-            ],
-        )
-        .await
-        .map_err(map_pg)?;
-        let stmt = tx
-            .prepare_cached(&format!(
-                "INSERT INTO seats ({SEAT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
-            ))
-            .await
-            .map_err(map_pg)?;
-        for s in &table.seats {
-            tx.execute(
-                &stmt,
-                &[
-                    &table.club_id,
-                    &table.table_id,
-                    &s.seat,
-                    &s.player,
-                    &s.token_id,
-                    &s.token_hash,
-                    &s.public_key,
-                ],
-            )
-            .await
-            .map_err(map_pg)?;
-        }
+        insert_seed_chain(&tx, chain).await?;
         commit(tx).await
+    }
+
+    async fn seed_chain(
+        &self,
+        club_id: &str,
+        table_id: &str,
+        hand_no: i64,
+    ) -> Result<Option<SeedChainRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "SELECT {SEED_CHAIN_COLS} FROM seed_chains \
+                 WHERE club_id = $1 AND table_id = $2 AND first_hand_no <= $3 \
+                 ORDER BY first_hand_no DESC LIMIT 1"
+            ))
+            .await
+            .map_err(map_pg)?;
+        let row = client
+            .query_opt(&stmt, &[&club_id, &table_id, &hand_no])
+            .await
+            .map_err(map_pg)?;
+        Ok(row.map(|r| SeedChainRow {
+            club_id: r.get(0),
+            table_id: r.get(1),
+            first_hand_no: r.get(2),
+            length: r.get(3),
+            anchor: r.get(4),
+            sealed: r.get(5),
+            created_ms: r.get(6),
+        }))
     }
 
     async fn get_table(
@@ -939,17 +1053,17 @@ impl Store for PgStore {
     async fn create_hand(
         &self,
         hand: &HandRow,
-        first_event: &EventRow,
+        events: &[EventRow],
         secrets: &[SecretRow],
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError> {
-        check_new_hand(hand, first_event, secrets, idem)?;
+        check_new_hand(hand, events, secrets, idem)?;
         self.writer
             .submit(
                 &self.pool,
                 Op::Create {
                     hand: Box::new(hand.clone()),
-                    first_event: first_event.clone(),
+                    events: events.to_vec(),
                     secrets: secrets.to_vec(),
                     idem: idem.cloned(),
                 },
@@ -1234,6 +1348,44 @@ impl Store for PgStore {
             .map_err(map_pg)?;
         row.as_ref().map(hand_from).transpose()
     }
+
+    async fn log_tile(&self, club_id: &str, path: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        self.clublog_tile(club_id, path).await
+    }
+
+    async fn publish_log(
+        &self,
+        club_id: &str,
+        tiles: &[(String, Vec<u8>)],
+        checkpoint: &CheckpointRow,
+    ) -> Result<bool, StoreError> {
+        self.clublog_publish(club_id, tiles, checkpoint).await
+    }
+
+    async fn latest_checkpoint(&self, club_id: &str) -> Result<Option<CheckpointRow>, StoreError> {
+        self.clublog_checkpoint(club_id, None).await
+    }
+
+    async fn checkpoint_at(
+        &self,
+        club_id: &str,
+        size: i64,
+    ) -> Result<Option<CheckpointRow>, StoreError> {
+        self.clublog_checkpoint(club_id, Some(size)).await
+    }
+
+    async fn list_club_order(
+        &self,
+        club_id: &str,
+        from_gid: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, String, i64)>, StoreError> {
+        self.clublog_order(club_id, from_gid, limit).await
+    }
+
+    async fn clubs_to_log(&self) -> Result<Vec<String>, StoreError> {
+        self.clublog_clubs().await
+    }
 }
 
 /// A [`HandFilter`]'s time bounds and cursor on the table aliased `t`: they narrow the
@@ -1325,11 +1477,11 @@ fn new_hand_params<'a>(hand: &'a HandRow, status: &'a &'a str) -> [&'a (dyn ToSq
 async fn create_hand_one(
     client: &mut Object,
     hand: &HandRow,
-    first_event: &EventRow,
+    events: &[EventRow],
     secrets: &[SecretRow],
     idem: Option<&IdemRow>,
 ) -> Result<(), StoreError> {
-    check_new_hand(hand, first_event, secrets, idem)?;
+    check_new_hand(hand, events, secrets, idem)?;
     let tx = client.transaction().await.map_err(map_pg)?;
     let result: Result<(), Fail> = async {
         if let Some(idem) = idem {
@@ -1370,7 +1522,7 @@ async fn create_hand_one(
             .await
             .map_err(map_pg)?;
         }
-        insert_events(&tx, std::slice::from_ref(first_event)).await?;
+        insert_events(&tx, events).await?;
         insert_secrets(&tx, secrets).await?;
         Ok(())
     }

@@ -20,12 +20,16 @@ use rusqlite::{
 };
 use serde_json::Value;
 
+use super::CheckpointRow;
 use super::{
-    check_append, check_key_club, check_new_hand, check_new_table, page_limit, parse_role,
-    parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow, HandStatus,
-    IdemRow, InputRow, QuarantineRequest, RecordJson, SeatLookup, SeatRow, SecretRow, Store,
-    StoreError, TableRow, TableUpdate, TokenKind,
+    check_append, check_key_club, check_new_hand, check_new_table, check_seed_chain, page_limit,
+    parse_role, parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow,
+    HandStatus, IdemRow, InputRow, QuarantineRequest, RecordJson, SeatLookup, SeatRow, SecretRow,
+    SeedChainRow, Store, StoreError, TableRow, TableUpdate, TokenKind, SEED_CHAIN_COLS,
 };
+
+mod clublog;
+mod disputes;
 
 mod embedded {
     refinery::embed_migrations!("../schema/sqlite");
@@ -205,6 +209,12 @@ fn unique_violation(cols: &str) -> Option<StoreError> {
             StoreError::Duplicate("input")
         }
         "idempotency_keys.club_id, idempotency_keys.key" => StoreError::IdempotencyConflict,
+        "seed_chains.club_id, seed_chains.table_id, seed_chains.first_hand_no" => {
+            StoreError::Conflict {
+                expected: 0,
+                found: 1,
+            }
+        }
         _ => return None,
     })
 }
@@ -618,6 +628,84 @@ fn query_events(
 
 // ---------------------------------------------------------------------------------------
 
+impl SqliteStore {
+    /// A table with its seats and, if given, its first seed chain and the idempotency
+    /// record, in one transaction.
+    async fn insert_table(
+        &self,
+        table: &TableRow,
+        chain: Option<&SeedChainRow>,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        check_new_table(table, idem)?;
+        let (t, chain, idem) = (table.clone(), chain.cloned(), idem.cloned());
+        self.write(move |tx| {
+            if let Some(idem) = &idem {
+                insert_idem(tx, idem)?;
+            }
+            require_club(tx, &t.club_id)?;
+            tx.prepare_cached(&format!(
+                "INSERT INTO game_tables ({TABLE_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+            ))
+            .and_then(|mut s| {
+                s.execute(params![
+                    t.club_id,
+                    t.table_id,
+                    t.game,
+                    json(&t.rules).map_err(to_sql_err)?,
+                    json(&t.setup).map_err(to_sql_err)?,
+                    json(&t.match_state).map_err(to_sql_err)?,
+                    t.match_version,
+                    t.created_ms
+                ])
+            })
+            .map_err(map_sqlite)?;
+            let mut stmt = tx
+                .prepare_cached(&format!(
+                    "INSERT INTO seats ({SEAT_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+                ))
+                .map_err(map_sqlite)?;
+            for s in &t.seats {
+                stmt.execute(params![
+                    t.club_id,
+                    t.table_id,
+                    s.seat,
+                    s.player,
+                    s.token_id,
+                    s.token_hash,
+                    s.public_key
+                ])
+                .map_err(map_sqlite)?;
+            }
+            if let Some(c) = &chain {
+                insert_seed_chain(tx, c)?;
+            }
+            Ok(())
+        })
+        .await
+    }
+}
+
+/// Inserts a seed chain row.
+fn insert_seed_chain(tx: &Connection, c: &SeedChainRow) -> Result<(), StoreError> {
+    tx.prepare_cached(&format!(
+        "INSERT INTO seed_chains ({SEED_CHAIN_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+    ))
+    .and_then(|mut s| {
+        s.execute(params![
+            c.club_id,
+            c.table_id,
+            c.first_hand_no,
+            c.length,
+            c.anchor,
+            c.sealed,
+            c.created_ms
+        ])
+    })
+    .map_err(map_sqlite)?;
+    Ok(())
+}
+
 #[async_trait]
 impl Store for SqliteStore {
     async fn migrate(&self) -> Result<(), StoreError> {
@@ -651,6 +739,10 @@ impl Store for SqliteStore {
     }
 
     fn reader(&self) -> &dyn Store {
+        self
+    }
+
+    fn disputes(&self) -> &dyn super::DisputeStore {
         self
     }
 
@@ -765,47 +857,71 @@ impl Store for SqliteStore {
         table: &TableRow,
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError> {
-        check_new_table(table, idem)?;
-        let (t, idem) = (table.clone(), idem.cloned());
+        self.insert_table(table, None, idem).await
+    }
+
+    async fn create_chained_table(
+        &self,
+        table: &TableRow,
+        chain: &SeedChainRow,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        check_seed_chain(chain, Some(table), idem)?;
+        self.insert_table(table, Some(chain), idem).await
+    }
+
+    async fn add_seed_chain(
+        &self,
+        chain: &SeedChainRow,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        check_seed_chain(chain, None, idem)?;
+        let (c, idem) = (chain.clone(), idem.cloned());
         self.write(move |tx| {
             if let Some(idem) = &idem {
                 insert_idem(tx, idem)?;
             }
-            require_club(tx, &t.club_id)?;
-            tx.prepare_cached(&format!(
-                "INSERT INTO game_tables ({TABLE_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+            if !exists(
+                tx,
+                "SELECT 1 FROM game_tables WHERE club_id = ?1 AND table_id = ?2",
+                &c.club_id,
+                Some(&c.table_id),
+            )? {
+                return Err(StoreError::NotFound("table"));
+            }
+            insert_seed_chain(tx, &c)
+        })
+        .await
+    }
+
+    async fn seed_chain(
+        &self,
+        club_id: &str,
+        table_id: &str,
+        hand_no: i64,
+    ) -> Result<Option<SeedChainRow>, StoreError> {
+        let (club_id, table_id) = (club_id.to_owned(), table_id.to_owned());
+        self.run(move |conn| {
+            conn.prepare_cached(&format!(
+                "SELECT {SEED_CHAIN_COLS} FROM seed_chains \
+                 WHERE club_id = ?1 AND table_id = ?2 AND first_hand_no <= ?3 \
+                 ORDER BY first_hand_no DESC LIMIT 1"
             ))
             .and_then(|mut s| {
-                s.execute(params![
-                    t.club_id,
-                    t.table_id,
-                    t.game,
-                    json(&t.rules).map_err(to_sql_err)?,
-                    json(&t.setup).map_err(to_sql_err)?,
-                    json(&t.match_state).map_err(to_sql_err)?,
-                    t.match_version,
-                    t.created_ms
-                ])
+                s.query_row(params![club_id, table_id, hand_no], |r| {
+                    Ok(SeedChainRow {
+                        club_id: r.get(0)?,
+                        table_id: r.get(1)?,
+                        first_hand_no: r.get(2)?,
+                        length: r.get(3)?,
+                        anchor: r.get(4)?,
+                        sealed: r.get(5)?,
+                        created_ms: r.get(6)?,
+                    })
+                })
+                .optional()
             })
-            .map_err(map_sqlite)?;
-            let mut stmt = tx
-                .prepare_cached(&format!(
-                    "INSERT INTO seats ({SEAT_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-                ))
-                .map_err(map_sqlite)?;
-            for s in &t.seats {
-                stmt.execute(params![
-                    t.club_id,
-                    t.table_id,
-                    s.seat,
-                    s.player,
-                    s.token_id,
-                    s.token_hash,
-                    s.public_key
-                ])
-                .map_err(map_sqlite)?;
-            }
-            Ok(())
+            .map_err(map_sqlite)
         })
         .await
     }
@@ -909,14 +1025,16 @@ impl Store for SqliteStore {
     async fn create_hand(
         &self,
         hand: &HandRow,
-        first_event: &EventRow,
+        events: &[EventRow],
         secrets: &[SecretRow],
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError> {
-        check_new_hand(hand, first_event, secrets, idem)?;
-        let (h, ev, secrets, idem) = (
+        check_new_hand(hand, events, secrets, idem)?;
+        let n = i64::try_from(events.len())
+            .map_err(|_| StoreError::Internal("create_hand: too many events".into()))?;
+        let (h, events, secrets, idem) = (
             hand.clone(),
-            first_event.clone(),
+            events.to_vec(),
             secrets.to_vec(),
             idem.cloned(),
         );
@@ -968,8 +1086,9 @@ impl Store for SqliteStore {
                     found: next_no,
                 });
             }
+            // `next_seq` is exact here: the checks of later appends read it.
             tx.prepare_cached(&format!(
-                "INSERT INTO hands ({HAND_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, \
+                "INSERT INTO hands ({HAND_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?12, ?7, \
                     ?8, ?9, ?10, ?11)"
             ))
             .and_then(|mut s| {
@@ -984,7 +1103,8 @@ impl Store for SqliteStore {
                     h.started_ms,
                     h.ended_ms,
                     opt_json(h.outcome.as_ref()).map_err(to_sql_err)?,
-                    h.abandon_reason
+                    h.abandon_reason,
+                    n
                 ])
             })
             .map_err(map_sqlite)?;
@@ -998,8 +1118,8 @@ impl Store for SqliteStore {
                 stmt.execute(params![h.club_id, h.hand_id, seat, player])
                     .map_err(map_sqlite)?;
             }
-            let gid = claim_gids(tx, &h.club_id, 1)?;
-            insert_events(tx, std::slice::from_ref(&ev), gid)?;
+            let gid = claim_gids(tx, &h.club_id, n)?;
+            insert_events(tx, &events, gid)?;
             insert_secrets(tx, &secrets)
         })
         .await
@@ -1355,6 +1475,44 @@ impl Store for SqliteStore {
             Ok(query_hands(conn, &sql, &args)?.pop())
         })
         .await
+    }
+
+    async fn log_tile(&self, club_id: &str, path: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        self.clublog_tile(club_id, path).await
+    }
+
+    async fn publish_log(
+        &self,
+        club_id: &str,
+        tiles: &[(String, Vec<u8>)],
+        checkpoint: &CheckpointRow,
+    ) -> Result<bool, StoreError> {
+        self.clublog_publish(club_id, tiles, checkpoint).await
+    }
+
+    async fn latest_checkpoint(&self, club_id: &str) -> Result<Option<CheckpointRow>, StoreError> {
+        self.clublog_checkpoint(club_id, None).await
+    }
+
+    async fn checkpoint_at(
+        &self,
+        club_id: &str,
+        size: i64,
+    ) -> Result<Option<CheckpointRow>, StoreError> {
+        self.clublog_checkpoint(club_id, Some(size)).await
+    }
+
+    async fn list_club_order(
+        &self,
+        club_id: &str,
+        from_gid: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, String, i64)>, StoreError> {
+        self.clublog_order(club_id, from_gid, limit).await
+    }
+
+    async fn clubs_to_log(&self) -> Result<Vec<String>, StoreError> {
+        self.clublog_clubs().await
     }
 }
 

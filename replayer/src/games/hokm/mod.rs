@@ -36,6 +36,7 @@ mod decide;
 mod effect;
 mod evolve;
 mod legal;
+mod penalty;
 mod rules;
 mod state;
 mod view;
@@ -58,7 +59,7 @@ pub use view::{DrawnView, View};
 
 use crate::cards::{Card, DeckKind};
 use crate::engine::{
-    Actor, Game, GameId, SeatResult, SetupError, Standings, ToAct, Viewer, Violation,
+    Actor, Award, Game, GameId, SeatResult, SetupError, Standings, ToAct, Viewer, Violation,
 };
 use crate::zones::Zones;
 
@@ -151,5 +152,13 @@ impl Game for Hokm {
 
     fn seat_count(m: &Match) -> u8 {
         m.seats
+    }
+
+    fn penalty_names() -> &'static [&'static str] {
+        &[penalty::CHEATING_PENALTY]
+    }
+
+    fn penalty(rules: &Rules, m: &Match, p: &serde_json::Value) -> Result<Award, Violation> {
+        penalty::penalty(rules, m, p)
     }
 }
