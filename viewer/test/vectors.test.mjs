@@ -181,3 +181,73 @@ for (const f of listJson(join(VECTORS, 'match-v1'))) {
     }
   });
 }
+
+// docs/vectors/transparency-v1.json: leaves, proofs, the checkpoint, and the hand proof of
+// bundles-v1/bluff-4-seats-relabel.json, checked through a version-2 bundle's log_proof.
+import { leafEntry, leafHash, verifyInclusion, parseVkey, openCheckpoint } from '../src/verify/transparency.js';
+const tv = readJson(join(VECTORS, 'transparency-v1.json'));
+
+test('transparency-v1: leaves', () => {
+  assert.ok(tv.leaves.length >= 4);
+  for (const l of tv.leaves) {
+    const e = leafEntry(fromHex(l.salt), l.club, l.hand, l.seq, fromHex(l.event_hash));
+    assert.equal(toHex(e), l.entry, l.name);
+    assert.equal(toHex(leafHash(e)), l.leaf_hash, l.name);
+  }
+});
+
+test('transparency-v1: the test log\'s inclusion proofs, and each one altered fails', () => {
+  const t = tv.test_log;
+  const roots = Object.fromEntries(t.roots.map((r) => [r.size, r.root]));
+  assert.ok(t.inclusion.length >= 8);
+  for (const p of t.inclusion) {
+    const leaf = fromHex(p.leaf_hash);
+    const proof = p.proof.map(fromHex);
+    const root = fromHex(p.root ?? roots[p.size]);
+    assert.ok(verifyInclusion(p.index, p.size, leaf, proof, root), `leaf ${p.index} of ${p.size}`);
+    if (proof.length) {
+      const bad = proof.map((x) => x.slice());
+      bad[0][0] ^= 1;
+      assert.equal(verifyInclusion(p.index, p.size, leaf, bad, root), false);
+    }
+    if (p.size > 1) assert.equal(verifyInclusion((p.index + 1) % p.size, p.size, leaf, proof, root), false);
+  }
+});
+
+test('transparency-v1: the checkpoint opens under its vkey, and not under another', () => {
+  const key = parseVkey(tv.log_key.vkey);
+  assert.ok(key);
+  assert.equal(toHex(key.pub), tv.log_key.public_key);
+  const cp = openCheckpoint(tv.checkpoint.signed, key);
+  assert.equal(cp.error, undefined);
+  assert.equal(cp.size, tv.checkpoint.size);
+  assert.equal(toHex(cp.root), tv.checkpoint.root);
+  assert.ok(openCheckpoint(tv.checkpoint.signed.replace('\n1000\n', '\n1001\n'), key).error);
+  assert.equal(parseVkey(tv.log_key.vkey.replace('+8bfef3fc+', '+8bfef3fd+')), null);
+});
+
+test('transparency-v1: the hand proof, carried as a version-2 bundle\'s log_proof', async () => {
+  const hp = tv.hand_proof;
+  const b = readJson(join(VECTORS, hp.bundle));
+  const v2 = { ...b, version: 2, log_proof: hp.log_proof };
+  const ok = await verifyBundle(JSON.stringify(v2), { logKey: hp.vkey, checkpoint: hp.checkpoint });
+  assert.equal(ok.ok, true, JSON.stringify(ok.first_problem));
+  const lp = ok.checks.find((c) => c.id === 'log_proof');
+  assert.equal(lp.ok, true, lp.message);
+  // without a log key: not checked
+  const none = await verifyBundle(JSON.stringify(v2));
+  assert.equal(none.ok, true);
+  assert.equal(none.checks.find((c) => c.id === 'log_proof').ok, null);
+  assert.match(none.checks.find((c) => c.id === 'log_proof').message, /not checked in the browser/);
+  // an altered proof hash, or another leaf index
+  for (const alter of [(p) => (p.inclusion[1] = p.inclusion[1].replace(/^./, (c) => (c === '0' ? '1' : '0'))), (p) => (p.leaf_index += 1)]) {
+    const bad = JSON.parse(JSON.stringify(v2));
+    alter(bad.log_proof);
+    const r = await verifyBundle(JSON.stringify(bad), { logKey: hp.vkey, checkpoint: hp.checkpoint });
+    assert.equal(r.ok, false);
+    assert.equal(r.first_problem.id, 'log_proof');
+  }
+  // a version-1 bundle may not carry one
+  const v1 = await verifyBundle(JSON.stringify({ ...b, log_proof: hp.log_proof }));
+  assert.equal(v1.first_problem.rule, 'unreadable');
+});

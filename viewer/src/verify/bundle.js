@@ -24,6 +24,7 @@ import {
   sortCanonical,
 } from './shuffle.js';
 import { Problem, buildChecks } from './checks.js';
+import { checkLogProof } from './transparency.js';
 
 export const BUNDLE_FORMAT = 'persian-cards/hand-bundle';
 export const MATCH_FORMAT = 'persian-cards/match';
@@ -500,11 +501,32 @@ export function verifyBundleSync(input, opts = {}) {
   // Header
   if (env.game !== ev0.game) return resultOf({ ...base, problem: new Problem(null, 'header', `game ${ev0.game}`, `game ${env.game}`), done, decks, extra: more });
   if (env.status !== p3.st.status) return resultOf({ ...base, problem: new Problem(null, 'header', `status ${p3.st.status}`, `status ${env.status}`), done, decks, extra: more });
+  // The log proof (a v2 bundle's `log_proof`): checked only against a club log key the
+  // user trusts (opts.logKey, a vkey) and a checkpoint (opts.checkpoint, or the proof's own).
+  let logCheck = null;
+  if (env.logProof !== undefined) {
+    const lp = env.logProof;
+    const note = opts.checkpoint ?? (isObj(lp) && typeof lp.checkpoint === 'string' ? lp.checkpoint : null);
+    if (opts.logKey && note) {
+      const file = isObj(lp) && has(lp, 'checkpoint') ? Object.fromEntries(Object.entries(lp).filter(([k]) => k !== 'checkpoint')) : lp;
+      logCheck = checkLogProof(value, file, note, opts.logKey);
+    } else {
+      notes.log_proof = 'not checked in the browser: give the club log\'s key (opts.logKey) and a checkpoint to check it';
+    }
+  }
   notes.decks = notes.decks ?? `${Object.keys(decks).length} shuffle(s) derived from their seeds; every face shown matches`;
   notes.commitments = `${p2.seeds.length} server seed(s) match their commitments`;
   notes.chain = `${events.length} events linked by their hashes`;
   notes.signatures = `${events.length} service signatures verify (${trust === 'trusted_key' ? 'against the trusted key(s) given' : 'ONLY against the keys the bundle itself carries'})`;
   if (applicable.player_signatures) notes.player_signatures = `${p3.st.playerSigs} player signature(s) verify`;
+  if (logCheck) {
+    if (logCheck.ok) {
+      applicable.log_proof = true;
+      notes.log_proof = logCheck.message;
+    } else {
+      return resultOf({ ...base, problem: new Problem(null, 'log_proof', 'a log proof that leads to the checkpoint', logCheck.message), done: ['format', 'chain', 'signatures', 'commitments', 'seed_chain', 'decks', 'player_signatures', 'private_inputs'], decks, extra: more });
+    }
+  }
   return resultOf({ ...base, problem: null, decks, extra: more });
 }
 
