@@ -4988,6 +4988,10 @@
     };
     state.hands = [h0];
     state.match = null;
+    const place = readPlace();
+    const at = place.step === null ? -1 : h0.steps.findIndex((s) => s.seq === place.step);
+    state.stepIdx = at >= 0 ? at : Math.max(0, h0.steps.length - 1);
+    state.loading = false;
     render();
     if (hand.table_id) {
       get(`/v1/hands?table_id=${encodeURIComponent(hand.table_id)}&limit=200`, cred).then((list) => {
@@ -5193,20 +5197,20 @@
       h("button#first", { type: "button", onclick: () => {
         stopPlay();
         goStep(0);
-      }, "aria-label": T.first, title: T.first }, "⏮"),
+      }, "aria-label": T.first, title: T.first }, "«"),
       h("button#prev", { type: "button", onclick: () => {
         stopPlay();
         goStep(state.stepIdx - 1);
-      }, "aria-label": T.prev, title: T.prev }, "◀"),
+      }, "aria-label": T.prev, title: T.prev }, "‹"),
       stepEls.play,
       h("button#next", { type: "button", onclick: () => {
         stopPlay();
         goStep(state.stepIdx + 1);
-      }, "aria-label": T.next, title: T.next }, "▶"),
+      }, "aria-label": T.next, title: T.next }, "›"),
       h("button#last", { type: "button", onclick: () => {
         stopPlay();
         goStep(Infinity);
-      }, "aria-label": T.last, title: T.last }, "⏭"),
+      }, "aria-label": T.last, title: T.last }, "»"),
       stepEls.slider,
       stepEls.label
     );
@@ -5244,7 +5248,7 @@
     stepEls.text.dataset.seq = String(step?.seq ?? "");
     stepEls.label.textContent = T.step_of(step?.seq ?? 0, last);
     stepEls.slider.value = String(state.stepIdx);
-    stepEls.play.textContent = state.timer ? "⏸" : "⏵";
+    stepEls.play.textContent = state.timer ? "||" : "▶";
     stepEls.play.setAttribute("aria-label", state.timer ? T.pause : T.play);
     stepEls.play.title = state.timer ? T.pause : T.play;
     const who2 = hand.viewer === "seat" ? T.viewer_seat(me) : hand.viewer === "public" ? T.viewer_public : T.viewer_all;
@@ -5329,13 +5333,6 @@
     render();
     try {
       await openServed(state.handId, cred);
-      const p = readPlace();
-      if (p.step !== null) {
-        const i = state.hands[0].steps.findIndex((s) => s.seq === p.step);
-        state.stepIdx = i < 0 ? 0 : i;
-      } else {
-        state.stepIdx = Math.max(0, state.hands[0].steps.length - 1);
-      }
     } catch (e) {
       if (e instanceof ApiError && (e.status === 401 || e.status === 403 || e.status === 404)) {
         keepCredential(state.handId, null);

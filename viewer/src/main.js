@@ -178,6 +178,11 @@ async function openServed(handId, cred) {
   };
   state.hands = [h0];
   state.match = null;
+  // The step the address names, else the last.
+  const place = readPlace();
+  const at = place.step === null ? -1 : h0.steps.findIndex((s) => s.seq === place.step);
+  state.stepIdx = at >= 0 ? at : Math.max(0, h0.steps.length - 1);
+  state.loading = false;
   render();
   // The table's other hands, when this credential may list them (a share link may not).
   if (hand.table_id) {
@@ -398,11 +403,11 @@ function render() {
   };
   const controls = h(
     'nav.controls', { 'aria-label': 'steps' },
-    h('button#first', { type: 'button', onclick: () => { stopPlay(); goStep(0); }, 'aria-label': T.first, title: T.first }, '⏮'),
-    h('button#prev', { type: 'button', onclick: () => { stopPlay(); goStep(state.stepIdx - 1); }, 'aria-label': T.prev, title: T.prev }, '◀'),
+    h('button#first', { type: 'button', onclick: () => { stopPlay(); goStep(0); }, 'aria-label': T.first, title: T.first }, '«'),
+    h('button#prev', { type: 'button', onclick: () => { stopPlay(); goStep(state.stepIdx - 1); }, 'aria-label': T.prev, title: T.prev }, '‹'),
     stepEls.play,
-    h('button#next', { type: 'button', onclick: () => { stopPlay(); goStep(state.stepIdx + 1); }, 'aria-label': T.next, title: T.next }, '▶'),
-    h('button#last', { type: 'button', onclick: () => { stopPlay(); goStep(Infinity); }, 'aria-label': T.last, title: T.last }, '⏭'),
+    h('button#next', { type: 'button', onclick: () => { stopPlay(); goStep(state.stepIdx + 1); }, 'aria-label': T.next, title: T.next }, '›'),
+    h('button#last', { type: 'button', onclick: () => { stopPlay(); goStep(Infinity); }, 'aria-label': T.last, title: T.last }, '»'),
     stepEls.slider,
     stepEls.label,
   );
@@ -437,7 +442,7 @@ function renderStep() {
   stepEls.text.dataset.seq = String(step?.seq ?? '');
   stepEls.label.textContent = T.step_of(step?.seq ?? 0, last);
   stepEls.slider.value = String(state.stepIdx);
-  stepEls.play.textContent = state.timer ? '⏸' : '⏵';
+  stepEls.play.textContent = state.timer ? '||' : '▶';
   stepEls.play.setAttribute('aria-label', state.timer ? T.pause : T.play);
   stepEls.play.title = state.timer ? T.pause : T.play;
   const who = hand.viewer === 'seat' ? T.viewer_seat(me) : hand.viewer === 'public' ? T.viewer_public : T.viewer_all;
@@ -521,13 +526,6 @@ async function loadServed(cred) {
   render();
   try {
     await openServed(state.handId, cred);
-    const p = readPlace();
-    if (p.step !== null) {
-      const i = state.hands[0].steps.findIndex((s) => s.seq === p.step);
-      state.stepIdx = i < 0 ? 0 : i;
-    } else {
-      state.stepIdx = Math.max(0, state.hands[0].steps.length - 1);
-    }
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403 || e.status === 404)) {
       keepCredential(state.handId, null);
