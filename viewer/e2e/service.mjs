@@ -27,7 +27,7 @@ export async function startService() {
   // The embedded store in its own folder, whatever the environment names.
   const env = { ...process.env, RUST_LOG: 'info' };
   for (const k of ['DATABASE_URL', 'AUDIT_READ_DATABASE_URL', 'AUDIT_DATA_DIR', 'AUDIT_KEY_FILE', 'AUDIT_LISTEN']) delete env[k];
-  const club = JSON.parse(execFileSync(bin, ['club', 'create', '--name', 'Kish club', '--json', '--data-dir', data], { env }).toString());
+  const club = JSON.parse(execFileSync(bin, ['club', 'create', '--name', 'Kish club', '--json', '--data-dir', data], { env: { ...env, RUST_LOG: 'warn' } }).toString());
   const child = spawn(bin, ['serve', '--listen', '127.0.0.1:0', '--workers', '2', '--data-dir', data], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
