@@ -925,6 +925,155 @@ fn secrets_for(club_id: &str, hand_id: &str, records: &[Record]) -> Vec<SecretRo
         .collect()
 }
 
+/// A new hand at `table` (its id from `table.hands_played`): the dealer's hand, the
+/// records after its first event (those the start settles included), its row, its first
+/// event's row and the sealed seed of shuffle 0.
+fn start_rows(
+    table: &TableState,
+    hand_no: i64,
+    key: &SigningKeyPair,
+    entropy: bool,
+) -> anyhow::Result<(LiveHand, Vec<Record>, HandRow, EventRow, SecretRow)> {
+    let hand_id = format!("{}-h{}", table.table_id, table.hands_played);
+    let now = now_ms();
+    let params = HandParams {
+        hand_id: hand_id.clone(),
+        club: table.club_id.clone(),
+        table: table.table_id.clone(),
+        hand_no: u64::try_from(hand_no)?,
+        game: GameId::BistOYek,
+        rules: table.rules.clone(),
+        match_state: table.match_state.clone(),
+        seats: table.seats.clone(),
+        client_entropy: entropy,
+        // The load generator measures the store, not matches: its hands are not chained.
+        prev_hand: None,
+    };
+    let (mut hand, mut records) = LiveHand::start(
+        params,
+        SeedSource::Derived(random_seed()),
+        key,
+        u64::try_from(now)?,
+    )?;
+    let first = records.remove(0);
+    let first = event_row(&table.club_id, &hand_id, &first, now)?;
+    let row = HandRow {
+        club_id: table.club_id.clone(),
+        hand_id: hand_id.clone(),
+        table_id: table.table_id.clone(),
+        game: GameId::BistOYek.as_str().to_owned(),
+        hand_no,
+        status: HandStatus::InProgress,
+        next_seq: 1,
+        players: table.seats.iter().map(|s| s.player.clone()).collect(),
+        started_ms: now,
+        ended_ms: None,
+        outcome: None,
+        abandon_reason: None,
+        quarantine: None,
+    };
+    let secret0 = SecretRow {
+        club_id: table.club_id.clone(),
+        hand_id,
+        shuffle: 0,
+        sealed: random_bytes(SEALED_LEN),
+    };
+    records.extend(hand.settle_after_start(key, u64::try_from(now)?)?);
+    Ok((hand, records, row, first, secret0))
+}
+
+/// The next batch of a running hand's records: those left over, else its next step
+/// (an abandon past [`MAX_HAND_STEPS`] or `out_of_time`). Empty once the hand is over.
+fn next_batch(
+    hand: &mut LiveHand,
+    records: &mut Vec<Record>,
+    steps: &mut usize,
+    rng: &mut ChaCha8Rng,
+    key: &SigningKeyPair,
+    out_of_time: bool,
+) -> anyhow::Result<Vec<Record>> {
+    if records.is_empty() {
+        if hand.status() != LiveStatus::InProgress {
+            return Ok(Vec::new());
+        }
+        let now = u64::try_from(now_ms())?;
+        if *steps >= MAX_HAND_STEPS || out_of_time {
+            // Out of steps, or out of time: abandon (its reveal is appended too, so no
+            // hand is left in progress at the table).
+            let reason = if *steps >= MAX_HAND_STEPS {
+                "benchmark step limit"
+            } else {
+                "benchmark over"
+            };
+            *records = hand.abandon(reason, key, now)?;
+        } else {
+            *steps += 1;
+            *records = next_records(hand, rng, key, now)?;
+            if records.is_empty() {
+                *records = hand.abandon("no legal action", key, now)?;
+            }
+        }
+    }
+    Ok(std::mem::take(records))
+}
+
+/// The append of `batch` (records of `hand` at `table` from `next_seq`), with the hand's
+/// and table's changes when it ends the hand; the table's match state moves on with it.
+fn append_request(
+    table: &mut TableState,
+    hand: &LiveHand,
+    hand_id: &str,
+    batch: &[Record],
+    next_seq: i64,
+) -> anyhow::Result<AppendRequest> {
+    let now = now_ms();
+    let events = batch
+        .iter()
+        .map(|r| event_row(&table.club_id, hand_id, r, now))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let (hand_update, table_update) = if hand.status() != LiveStatus::InProgress {
+        let status = if hand.status() == LiveStatus::Completed {
+            HandStatus::Completed
+        } else {
+            HandStatus::Abandoned
+        };
+        let tu = hand
+            .next_match()
+            .filter(|m| !m.is_null())
+            .map(|m| TableUpdate {
+                table_id: table.table_id.clone(),
+                expected_match_version: table.match_version,
+                match_state: m.clone(),
+            });
+        (
+            Some(HandUpdate {
+                status,
+                ended_ms: Some(now),
+                outcome: hand.outcome().cloned(),
+                abandon_reason: (status == HandStatus::Abandoned).then(|| "benchmark".to_owned()),
+            }),
+            tu,
+        )
+    } else {
+        (None, None)
+    };
+    if let Some(tu) = &table_update {
+        table.match_state = tu.match_state.clone();
+        table.match_version += 1;
+    }
+    Ok(AppendRequest {
+        club_id: table.club_id.clone(),
+        hand_id: hand_id.to_owned(),
+        expected_seq: next_seq,
+        new_secrets: secrets_for(&table.club_id, hand_id, batch),
+        new_inputs: Vec::new(),
+        events,
+        hand_update,
+        table_update,
+        idem: None,
+    })
+}
+
 /// Every write of one hand, built ahead of the slice.
 struct HandScript {
     hand: HandRow,
@@ -952,126 +1101,22 @@ fn prebuild_hands(
         if def.match_over(&gen.match_state)? {
             gen.match_state = def.new_match(&gen.rules, &gen.setup)?;
         }
-        let hand_id = format!("{}-h{}", gen.table_id, gen.hands_played);
-        let now = now_ms();
-        let params = HandParams {
-            hand_id: hand_id.clone(),
-            club: gen.club_id.clone(),
-            table: gen.table_id.clone(),
-            hand_no: u64::try_from(hand_no)?,
-            game: GameId::BistOYek,
-            rules: gen.rules.clone(),
-            match_state: gen.match_state.clone(),
-            seats: gen.seats.clone(),
-            client_entropy: entropy,
-            prev_hand: None,
-        };
-        let (mut hand, mut records) = LiveHand::start(
-            params,
-            SeedSource::Derived(random_seed()),
-            key,
-            u64::try_from(now)?,
-        )?;
-        let first = records.remove(0);
-        let first = event_row(&gen.club_id, &hand_id, &first, now)?;
-        let row = HandRow {
-            club_id: gen.club_id.clone(),
-            hand_id: hand_id.clone(),
-            table_id: gen.table_id.clone(),
-            game: GameId::BistOYek.as_str().to_owned(),
-            hand_no,
-            status: HandStatus::InProgress,
-            next_seq: 1,
-            players: gen.seats.iter().map(|s| s.player.clone()).collect(),
-            started_ms: now,
-            ended_ms: None,
-            outcome: None,
-            abandon_reason: None,
-            quarantine: None,
-        };
-        let secret0 = SecretRow {
-            club_id: gen.club_id.clone(),
-            hand_id: hand_id.clone(),
-            shuffle: 0,
-            sealed: random_bytes(SEALED_LEN),
-        };
-        records.extend(hand.settle_after_start(key, u64::try_from(now)?)?);
+        let (mut hand, mut records, row, first, secret0) = start_rows(gen, hand_no, key, entropy)?;
         hand_no += 1;
         built += 1;
         let mut appends = Vec::new();
         let mut next_seq: i64 = 1;
         let mut steps = 0usize;
         loop {
-            if records.is_empty() {
-                if hand.status() != LiveStatus::InProgress {
-                    break;
-                }
-                let now = u64::try_from(now_ms())?;
-                if steps >= MAX_HAND_STEPS {
-                    records = hand.abandon("benchmark step limit", key, now)?;
-                } else {
-                    steps += 1;
-                    records = next_records(&mut hand, &mut rng, key, now)?;
-                    if records.is_empty() {
-                        records = hand.abandon("no legal action", key, now)?;
-                    }
-                }
-            }
-            let batch = std::mem::take(&mut records);
-            let now = now_ms();
-            let events = batch
-                .iter()
-                .map(|r| event_row(&gen.club_id, &hand_id, r, now))
-                .collect::<anyhow::Result<Vec<_>>>()?;
-            let n = i64::try_from(events.len())?;
-            let over = hand.status() != LiveStatus::InProgress;
-            let (hand_update, table_update) = if over {
-                let status = if hand.status() == LiveStatus::Completed {
-                    HandStatus::Completed
-                } else {
-                    HandStatus::Abandoned
-                };
-                let tu = hand
-                    .next_match()
-                    .filter(|m| !m.is_null())
-                    .map(|m| TableUpdate {
-                        table_id: gen.table_id.clone(),
-                        expected_match_version: gen.match_version,
-                        match_state: m.clone(),
-                    });
-                (
-                    Some(HandUpdate {
-                        status,
-                        ended_ms: Some(now),
-                        outcome: hand.outcome().cloned(),
-                        abandon_reason: (status == HandStatus::Abandoned)
-                            .then(|| "benchmark".to_owned()),
-                    }),
-                    tu,
-                )
-            } else {
-                (None, None)
-            };
-            if let Some(tu) = &table_update {
-                gen.match_state = tu.match_state.clone();
-                gen.match_version += 1;
-            }
-            appends.push(AppendRequest {
-                club_id: gen.club_id.clone(),
-                hand_id: hand_id.clone(),
-                expected_seq: next_seq,
-                new_secrets: secrets_for(&gen.club_id, &hand_id, &batch),
-                new_inputs: Vec::new(),
-                events,
-                hand_update,
-                table_update,
-                idem: None,
-            });
-            built += u64::try_from(n)?;
-            next_seq += n;
-            if over {
+            let batch = next_batch(&mut hand, &mut records, &mut steps, &mut rng, key, false)?;
+            if batch.is_empty() {
                 break;
             }
+            let req = append_request(gen, &hand, &row.hand_id, &batch, next_seq)?;
+            let n = i64::try_from(req.events.len())?;
+            built += u64::try_from(n)?;
+            next_seq += n;
+            appends.push(req);
         }
         hands.push(HandScript {
             hand: row,
@@ -1163,61 +1208,13 @@ async fn play_table(
         }
         // Client side: start the hand.
         let g0 = Instant::now();
-        let hand_id = format!("{}-h{}", table.table_id, table.hands_played);
-        let now = now_ms();
-        let params = HandParams {
-            hand_id: hand_id.clone(),
-            club: table.club_id.clone(),
-            table: table.table_id.clone(),
-            hand_no: u64::try_from(hand_no)?,
-            game: GameId::BistOYek,
-            rules: table.rules.clone(),
-            match_state: table.match_state.clone(),
-            seats: table.seats.clone(),
-            client_entropy: entropy,
-            // The load generator measures the store, not matches: its hands are not chained.
-            prev_hand: None,
-        };
-        let (mut hand, mut records) = LiveHand::start(
-            params,
-            SeedSource::Derived(random_seed()),
-            key,
-            u64::try_from(now)?,
-        )?;
-        let first = records.remove(0);
-        let first_row = event_row(&table.club_id, &hand_id, &first, now)?;
-        let hand_row = HandRow {
-            club_id: table.club_id.clone(),
-            hand_id: hand_id.clone(),
-            table_id: table.table_id.clone(),
-            game: GameId::BistOYek.as_str().to_owned(),
-            hand_no,
-            status: HandStatus::InProgress,
-            next_seq: 1,
-            players: table.seats.iter().map(|s| s.player.clone()).collect(),
-            started_ms: now,
-            ended_ms: None,
-            outcome: None,
-            abandon_reason: None,
-            quarantine: None,
-        };
-        let secret0 = SecretRow {
-            club_id: table.club_id.clone(),
-            hand_id: hand_id.clone(),
-            shuffle: 0,
-            sealed: random_bytes(SEALED_LEN),
-        };
-        records.extend(hand.settle_after_start(key, u64::try_from(now)?)?);
+        let (mut hand, mut records, row, first, secret0) =
+            start_rows(table, hand_no, key, entropy)?;
         out.client_secs += g0.elapsed().as_secs_f64();
 
         let t0 = Instant::now();
         store
-            .create_hand(
-                &hand_row,
-                std::slice::from_ref(&first_row),
-                &[secret0],
-                None,
-            )
+            .create_hand(&row, std::slice::from_ref(&first), &[secret0], None)
             .await
             .context("create_hand")?;
         out.lat.push(t0.elapsed());
@@ -1228,74 +1225,20 @@ async fn play_table(
         let mut steps = 0usize;
         loop {
             let g0 = Instant::now();
-            if records.is_empty() {
-                if hand.status() != LiveStatus::InProgress {
-                    break;
-                }
-                let now = u64::try_from(now_ms())?;
-                if steps >= MAX_HAND_STEPS || Instant::now() >= deadline {
-                    // Out of steps, or out of time: abandon (its reveal is appended too,
-                    // so no hand is left in progress at the table).
-                    let reason = if steps >= MAX_HAND_STEPS {
-                        "benchmark step limit"
-                    } else {
-                        "benchmark over"
-                    };
-                    records = hand.abandon(reason, key, now)?;
-                } else {
-                    steps += 1;
-                    records = next_records(&mut hand, &mut rng, key, now)?;
-                    if records.is_empty() {
-                        records = hand.abandon("no legal action", key, now)?;
-                    }
-                }
+            let out_of_time = Instant::now() >= deadline;
+            let batch = next_batch(
+                &mut hand,
+                &mut records,
+                &mut steps,
+                &mut rng,
+                key,
+                out_of_time,
+            )?;
+            if batch.is_empty() {
+                break;
             }
-            let batch = std::mem::take(&mut records);
-            let now = now_ms();
-            let events = batch
-                .iter()
-                .map(|r| event_row(&table.club_id, &hand_id, r, now))
-                .collect::<anyhow::Result<Vec<_>>>()?;
-            let n = i64::try_from(events.len())?;
-            let over = hand.status() != LiveStatus::InProgress;
-            let (hand_update, table_update) = if over {
-                let status = if hand.status() == LiveStatus::Completed {
-                    HandStatus::Completed
-                } else {
-                    HandStatus::Abandoned
-                };
-                let tu = hand
-                    .next_match()
-                    .filter(|m| !m.is_null())
-                    .map(|m| TableUpdate {
-                        table_id: table.table_id.clone(),
-                        expected_match_version: table.match_version,
-                        match_state: m.clone(),
-                    });
-                (
-                    Some(HandUpdate {
-                        status,
-                        ended_ms: Some(now),
-                        outcome: hand.outcome().cloned(),
-                        abandon_reason: (status == HandStatus::Abandoned)
-                            .then(|| "benchmark".to_owned()),
-                    }),
-                    tu,
-                )
-            } else {
-                (None, None)
-            };
-            let req = AppendRequest {
-                club_id: table.club_id.clone(),
-                hand_id: hand_id.clone(),
-                expected_seq: next_seq,
-                new_secrets: secrets_for(&table.club_id, &hand_id, &batch),
-                new_inputs: Vec::new(),
-                events,
-                hand_update,
-                table_update: table_update.clone(),
-                idem: None,
-            };
+            let req = append_request(table, &hand, &row.hand_id, &batch, next_seq)?;
+            let n = i64::try_from(req.events.len())?;
             out.client_secs += g0.elapsed().as_secs_f64();
 
             let t0 = Instant::now();
@@ -1304,13 +1247,6 @@ async fn play_table(
             out.ops += 1;
             out.events += u64::try_from(n)?;
             next_seq += n;
-            if let Some(tu) = table_update {
-                table.match_state = tu.match_state;
-                table.match_version += 1;
-            }
-            if over {
-                break;
-            }
         }
     }
     Ok(())
