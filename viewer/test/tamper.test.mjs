@@ -254,7 +254,7 @@ test('verifyRecords: a running hand\'s records, chain and signatures only', asyn
   const recs = b.records.slice(0, 20);
   const ok = await verifyRecords(recs, { keys: b.keys });
   assert.equal(ok.ok, true, JSON.stringify(ok.first_problem));
-  assert.deepEqual(ok.checks.map((c) => c.id), ['format', 'chain', 'signatures']);
+  assert.deepEqual(ok.checks.map((c) => c.id), ['format', 'chain', 'signatures', 'player_signatures']);
   const ok2 = await verifyRecords({ hand_id: b.hand, events: recs, next_from: 20 }, { trustedKeys: [TEST_PUBLIC] });
   assert.equal(ok2.ok, true);
   const later = await verifyRecords(b.records.slice(20, 30), { trustedKeys: [TEST_PUBLIC], prevHash: b.records[19].hash });
@@ -343,3 +343,18 @@ for (const f of MATCHES) {
     });
   }
 }
+
+test('verifyRecords: a running hand\'s player signatures, and a forged one', async () => {
+  const m = readJson(join(VECTORS, 'match-v1', 'hokm-4-seats-3-hands-seed-chain.json'));
+  const recs = m.hands[0].records.slice(0, 30);
+  const r = await verifyRecords(recs, { trustedKeys: [TEST_PUBLIC] });
+  assert.equal(r.ok, true, JSON.stringify(r.first_problem));
+  assert.ok(r.player_signatures_verified > 0);
+  const bad = clone(recs);
+  const i = bad.findIndex((x) => x.event.player_sig);
+  bad[i].event.player_sig.sig = hexFlip(bad[i].event.player_sig.sig, 2);
+  resign({ records: bad }, i);
+  const f = await verifyRecords(bad, { trustedKeys: [TEST_PUBLIC] });
+  assert.equal(f.first_problem.rule, 'player_signature');
+  assert.equal(f.first_problem.seq, i);
+});
