@@ -50,6 +50,14 @@ const TAMPERS = {
     f.face = otherCard(f.face);
     return { bundle: b, seq: i, rule: 'hash' };
   },
+  'a later face in an effect, re-signed by the key holder': (b) => {
+    const first = firstFace(b);
+    const i = idxOf(b, (x, k) => k > first + 5 && (x.type === 'action' || x.type === 'shuffled') && faceIn(x.effects));
+    if (i < 0) return null;
+    const f = faceIn(body(b, i).effects);
+    f.face = otherCard(f.face);
+    return { bundle: resign(b, i), seq: i, rule: 'effects' };
+  },
   'a face in an effect, re-signed by the key holder': (b) => {
     const i = firstFace(b);
     const f = faceIn(body(b, i).effects);
@@ -89,18 +97,52 @@ const TAMPERS = {
     const j = idxOf(b, (x, k) => k > i && (x.type === 'action' || x.type === 'shuffled') && faceIn(x.effects));
     return { bundle: resign(b, i), seq: j, rule: 'effects', engineMayBeEarlier: true };
   },
-  'a record signature': (b) => {
+  'a record signature (first)': (b) => {
+    const i = 0;
+    b.records[i].sig = hexFlip(b.records[i].sig, 3);
+    return { bundle: b, seq: i, rule: 'signature' };
+  },
+  'a record hash (first)': (b) => {
+    const i = 0;
+    b.records[i].hash = hexFlip(b.records[i].hash, 5);
+    return { bundle: b, seq: i, rule: 'hash' };
+  },
+  'a record signature (middle)': (b) => {
     const i = Math.floor(b.records.length / 2);
     b.records[i].sig = hexFlip(b.records[i].sig, 3);
     return { bundle: b, seq: i, rule: 'signature' };
   },
-  'a record hash': (b) => {
-    const i = 3;
+  'a record hash (middle)': (b) => {
+    const i = Math.floor(b.records.length / 2);
     b.records[i].hash = hexFlip(b.records[i].hash, 5);
     return { bundle: b, seq: i, rule: 'hash' };
   },
-  'a prev link, re-signed at that record only': (b) => {
-    const i = 4;
+  'a record signature (last)': (b) => {
+    const i = b.records.length - 1;
+    b.records[i].sig = hexFlip(b.records[i].sig, 3);
+    return { bundle: b, seq: i, rule: 'signature' };
+  },
+  'a record hash (last)': (b) => {
+    const i = b.records.length - 1;
+    b.records[i].hash = hexFlip(b.records[i].hash, 5);
+    return { bundle: b, seq: i, rule: 'hash' };
+  },
+  'a prev link, re-signed at that record only (early)': (b) => {
+    const i = 1;
+    b.records[i].event.prev = hexFlip(b.records[i].event.prev, 7);
+    const r = resign({ records: [b.records[i]] }, 0);
+    b.records[i] = r.records[0];
+    return { bundle: b, seq: i, rule: 'chain' };
+  },
+  'a prev link, re-signed at that record only (middle)': (b) => {
+    const i = Math.floor(b.records.length / 2);
+    b.records[i].event.prev = hexFlip(b.records[i].event.prev, 7);
+    const r = resign({ records: [b.records[i]] }, 0);
+    b.records[i] = r.records[0];
+    return { bundle: b, seq: i, rule: 'chain' };
+  },
+  'a prev link, re-signed at that record only (last)': (b) => {
+    const i = b.records.length - 1;
     b.records[i].event.prev = hexFlip(b.records[i].event.prev, 7);
     const r = resign({ records: [b.records[i]] }, 0);
     b.records[i] = r.records[0];
@@ -357,4 +399,36 @@ test('verifyRecords: a running hand\'s player signatures, and a forged one', asy
   const f = await verifyRecords(bad, { trustedKeys: [TEST_PUBLIC] });
   assert.equal(f.first_problem.rule, 'player_signature');
   assert.equal(f.first_problem.seq, i);
+});
+
+// Any one change anywhere inside an event, not re-signed, is caught at that event: 60
+// changes drawn by a fixed generator over every kind of value an event holds.
+test('random single changes inside events are caught at their event', async () => {
+  let x = 12345;
+  const rnd = (n) => {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    return x % n;
+  };
+  const bundles = BUNDLES.map((f) => readJson(f));
+  for (let t = 0; t < 60; t++) {
+    const b = clone(bundles[rnd(bundles.length)]);
+    const i = rnd(b.records.length);
+    // every path to a scalar in the event
+    const paths = [];
+    const walk = (v, p) => {
+      if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) walk(v[k], [...p, k]);
+      else paths.push(p);
+    };
+    walk(b.records[i].event, []);
+    const p = paths[rnd(paths.length)];
+    let o = b.records[i].event;
+    for (const k of p.slice(0, -1)) o = o[k];
+    const k = p[p.length - 1];
+    const v = o[k];
+    o[k] = typeof v === 'number' ? v + 1 : typeof v === 'string' ? v + 'x' : typeof v === 'boolean' ? !v : 0;
+    const r = await verifyBundle(JSON.stringify(b));
+    assert.equal(r.ok, false, `changing ${p.join('.')} of event ${i} went unseen`);
+    assert.equal(r.first_problem.seq, i, `${p.join('.')}: ${r.first_problem.message}`);
+    assert.equal(r.first_problem.rule, 'hash');
+  }
 });
