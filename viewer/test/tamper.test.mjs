@@ -432,3 +432,70 @@ test('random single changes inside events are caught at their event', async () =
     assert.equal(r.first_problem.rule, 'hash');
   }
 });
+
+// Private actions (docs/EVENT-LOG.md §3.9): no engine has one yet, so a hand with one is
+// built here from a vector, with its opening in the reveal, and re-signed.
+import { privateInputCommitment } from '../src/verify/eventlog.js';
+import { fromHex as hx, toHex as th } from '../src/verify/bytes.js';
+
+function withPrivateAction(opening = (o) => o) {
+  const b = clone(readJson(BUNDLES[0]));
+  const i = idxOf(b, (x) => x.type === 'action', 1) + 1;
+  const prevEvent = b.records[i - 1].event;
+  const action = { type: 'arrange', order: [2, 0, 1] };
+  const actor = { seat: 1 };
+  const salt = '0d'.repeat(32);
+  const ev = { v: 1, hand: b.hand, seq: i, prev: '', time_ms: prevEvent.time_ms, body: { type: 'private_action', actor, commitment: '', public: { type: 'arrange' } } };
+  ev.body.commitment = th(privateInputCommitment(hx(salt), action, actor, b.hand, i));
+  b.records.splice(i, 0, { event: ev, hash: '', signer: b.records[0].signer, sig: '' });
+  b.records.forEach((r, k) => (r.event.seq = k));
+  const last = b.records[b.records.length - 1].event.body;
+  last.inputs = opening([{ seq: i, salt, action }]);
+  if (last.inputs === null) delete last.inputs;
+  return { b: resign(b, i), i };
+}
+
+test('a private action opened in the reveal verifies; a wrong, missing or extra opening is refused', async () => {
+  const good = withPrivateAction();
+  const r = await verifyBundle(JSON.stringify(good.b));
+  assert.equal(r.ok, true, JSON.stringify(r.first_problem));
+  assert.equal(r.checks.find((c) => c.id === 'private_inputs').ok, true);
+
+  const wrong = withPrivateAction((o) => [{ ...o[0], action: { type: 'arrange', order: [0, 1, 2] } }]);
+  let f = await verifyBundle(JSON.stringify(wrong.b));
+  assert.equal(f.first_problem.rule, 'private_input');
+  assert.equal(f.first_problem.seq, wrong.i);
+  assert.equal(f.first_problem.id, 'private_inputs');
+
+  const missing = withPrivateAction(() => null);
+  f = await verifyBundle(JSON.stringify(missing.b));
+  assert.equal(f.first_problem.rule, 'private_input');
+  assert.equal(f.first_problem.seq, missing.i);
+
+  const extra = withPrivateAction((o) => [...o, { seq: o[0].seq + 1, salt: '0e'.repeat(32), action: {} }]);
+  f = await verifyBundle(JSON.stringify(extra.b));
+  assert.equal(f.first_problem.rule, 'reveal_inputs');
+  assert.equal(f.first_problem.seq, extra.b.records.length - 1);
+});
+
+test('a version-2 match with a quarantined hand: the links skip it, and a bad list is refused', async () => {
+  const m = clone(readJson(join(VECTORS, 'match-v1', 'hokm-4-seats-3-hands.json')));
+  const [h1, h2, h3] = m.hands;
+  const b3 = h3.records[0].event.body;
+  b3.prev_hand = { hand: h1.hand, hash: h1.records[h1.records.length - 1].hash };
+  b3.match_state = h1.records.find((r) => r.event.body.type === 'hand_ended').event.body.next_match;
+  resign(h3, 0);
+  const q = { hand: h2.hand, hand_no: 2, reason: 'a row edited behind the service\'s back', quarantined_ms: 1796139876840, seq: 7, rule: 'hash' };
+  const v2 = { ...m, version: 2, hands: [h1, h3], quarantined: [q] };
+  const r = await verifyMatch(JSON.stringify(v2));
+  assert.equal(r.ok, true, JSON.stringify(r.first_problem));
+  assert.deepEqual(r.hands.map((h) => [h.hand_no, !!h.quarantined]), [[1, false], [2, true], [3, false]]);
+  // the same file as version 1 has a gap in the numbers
+  const v1 = await verifyMatch(JSON.stringify({ ...m, hands: [h1, h3] }));
+  assert.equal(v1.first_problem.rule, 'hand_no');
+  // a quarantined hand listed twice, or numbered past the end
+  const twice = await verifyMatch(JSON.stringify({ ...v2, quarantined: [q, { ...q, hand: 'other' }] }));
+  assert.equal(twice.first_problem.rule, 'quarantined');
+  const past = await verifyMatch(JSON.stringify({ ...v2, quarantined: [q, { ...q, hand: 'other', hand_no: 9 }] }));
+  assert.equal(past.first_problem.rule, 'hand_no');
+});
