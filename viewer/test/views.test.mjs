@@ -100,3 +100,23 @@ SIMS.forEach(([game, players, rules], n) => {
     }
   });
 });
+
+test('the words say what the effects say', () => {
+  const bl = readJson(join(VECTORS, 'bundles-v1', 'bluff-4-seats-relabel.json'));
+  const steps = stepViews(bl);
+  const endIdx = bl.records.findIndex((r) => r.event.body.type === 'hand_ended');
+  const thief = bl.records.flatMap((r) => r.event.body.effects ?? []).find((e) => e.type === 'hand_ended').thief;
+  assert.match(steps[endIdx].text.en, new RegExp(`seat ${thief}\\) thief`));
+  assert.match(steps[endIdx].text.fa, /دزد/);
+  const by = readJson(join(VECTORS, 'bundles-v1', 'bist-o-yek-5-seats-restocks.json'));
+  const bs = stepViews(by);
+  const bet = by.records.findIndex((r) => r.event.body.type === 'action' && r.event.body.action.type === 'bet');
+  assert.match(bs[bet].text.en, new RegExp(`bets ${by.records[bet].event.body.action.amount} toman`));
+  assert.match(bs[bet].text.fa, /خواند/);
+  const m = readJson(join(VECTORS, 'match-v1', 'hokm-4-seats-3-hands.json'));
+  const h = m.hands[0];
+  const hs = stepViews(h);
+  const play = h.records.findIndex((r) => r.event.body.type === 'action' && r.event.body.action.type === 'play');
+  const face = h.records[play].event.body.effects.find((e) => e.type === 'played').card.face;
+  assert.ok(hs[play].text.en.includes(`(${face})`), hs[play].text.en);
+});

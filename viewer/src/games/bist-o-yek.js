@@ -384,3 +384,12 @@ export function shuffleText(body) {
   return { en: `All ${body.cards} cards are shuffled for ${why[0]} (shuffle ${k})`, fa: `هر ${faNumLocal(body.cards)} برگ برای ${why[1]} بُر خورد (بُر ${faNumLocal(k)})` };
 }
 const faNumLocal = (n) => String(n).replace(/[0-9]/g, (d) => '۰۱۲۳۴۵۶۷۸۹'[d]);
+
+/** Words for the outcome: each seat's net over the banker's turn. */
+export function endText(o, seats) {
+  if (!o || !Array.isArray(o.net)) return null;
+  const sign = (n) => (n > 0 ? `+${n}` : `${n}`);
+  const en = o.net.map((n, i) => `${seatName(seats, i).en} ${sign(n)}`).join(', ');
+  const fa = o.net.map((n, i) => `${seatName(seats, i).fa} ${n > 0 ? '+' : n < 0 ? '−' : ''}${Math.abs(n).toLocaleString('fa-IR')}`).join('، ');
+  return { en: `${en} toman`, fa: `${fa} تومان` };
+}

@@ -220,3 +220,13 @@ export function shuffleText(body, seats) {
   }
   return { en: `The cards are shuffled and dealt (${body.cards} cards)`, fa: `برگ‌ها بُر خورد و پخش شد (${faNum(body.cards)} برگ)` };
 }
+
+const TITLE_FA = { king: 'شاه', vizier: 'وزیر', executioner: 'جلاد', thief: 'دزد' };
+/** Words for the outcome: who went out in which order, and the titles. */
+export function endText(o, seats) {
+  if (!o || !Array.isArray(o.order) || !Array.isArray(o.titles)) return null;
+  return {
+    en: o.order.map((seat) => `${seatName(seats, seat).en} ${o.titles[seat] ?? ''}`.trim()).join(', '),
+    fa: o.order.map((seat) => `${seatName(seats, seat).fa} ${TITLE_FA[o.titles[seat]] ?? o.titles[seat] ?? ''}`.trim()).join('، '),
+  };
+}

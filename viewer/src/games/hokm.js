@@ -315,3 +315,12 @@ export function shuffleText(body, seats) {
   }
   return { en: `The deck is shuffled for the deal (${body.cards} cards, shuffle ${body.shuffle})`, fa: `دسته برای پخش بُر خورد (${faNum(body.cards)} برگ)` };
 }
+
+/** Words for the outcome: the winning side, its tricks, and a kot. */
+export function endText(o) {
+  if (!o || o.winner === undefined || o.winner === null) return null;
+  const kot = o.kind && o.kind !== 'plain' ? ` (${o.kind})` : '';
+  const kotFa = o.kind === 'kot' ? ' (کوت)' : o.kind === 'por_kot' ? ' (پر کوت)' : '';
+  const tricks = Array.isArray(o.tricks) ? o.tricks.join('–') : '';
+  return { en: `side ${o.winner} wins, tricks ${tricks}${kot}`, fa: `تیم ${faNum(o.winner)} برد، دست‌ها ${faNum(tricks)}${kotFa}` };
+}

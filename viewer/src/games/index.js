@@ -48,7 +48,7 @@ export function stepViews(bundle, decks) {
     } else if (s && body.type === 'action') {
       for (const x of body.effects) model.evolve(s, x, null);
     }
-    out.push({ seq: e.seq, view: s ? model.view(s, 'all') : null, text: dealerText(body, seats, model.actionText, model.shuffleText) });
+    out.push({ seq: e.seq, view: s ? model.view(s, 'all') : null, text: dealerText(body, seats, model.actionText, model.shuffleText, model.endText) });
   }
   return out;
 }

@@ -40,7 +40,7 @@ export function seatName(seats, seat) {
 const GAME_FA = { 'bist-o-yek': 'بیست و یک', hokm: 'حکم', bluff: 'بلوف', shelem: 'شلم', ghahve: 'قهوه', pasur: 'پاسور', 'haft-khabis': 'هفت خبیث', sheytoonak: 'شیطونک' };
 
 /** Words for an event that is the dealer's, not a game's action. */
-export function dealerText(body, seats, actionText, shuffleText) {
+export function dealerText(body, seats, actionText, shuffleText, endText) {
   switch (body.type) {
     case 'hand_started':
       return {
@@ -68,8 +68,10 @@ export function dealerText(body, seats, actionText, shuffleText) {
       const w = body.actor === 'service' ? { en: 'The service', fa: 'سرویس' } : seatName(seats, body.actor.seat);
       return { en: `${w.en} makes a secret choice`, fa: `${w.fa} انتخابی پنهان کرد` };
     }
-    case 'hand_ended':
-      return { en: 'The hand is over', fa: 'دست تمام شد' };
+    case 'hand_ended': {
+      const t = endText ? endText(body.outcome, seats) : null;
+      return t ? { en: `The hand is over: ${t.en}`, fa: `دست تمام شد: ${t.fa}` } : { en: 'The hand is over', fa: 'دست تمام شد' };
+    }
     case 'abandoned':
       return { en: `The hand is abandoned: ${body.reason}`, fa: `دست رها شد: ${body.reason}` };
     case 'seeds_revealed':
