@@ -8,7 +8,10 @@
 #    validation (run by an end-to-end test) need;
 #  - runs the independent Python re-derivation of the shuffle test vectors;
 #  - runs the whole cargo workspace's tests (unit, property, end-to-end against
-#    PostgreSQL and the embedded store).
+#    PostgreSQL and the embedded store);
+#  - installs Debian's chromium (and chromium-driver) and the viewer's pinned Node
+#    packages if missing, and runs the replay page's end-to-end tests in headless
+#    Chromium (viewer/e2e; screenshots in viewer/e2e/artifacts/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -137,3 +140,27 @@ python3 tests/python/check_all.py
 
 say "cargo test --workspace"
 cargo test --workspace --locked
+
+# The replay page end to end in headless Chromium (viewer/e2e): Debian's chromium (and
+# its driver) and Node's playwright-core, installed here when missing, as PostgreSQL is.
+say "the replay page in headless Chromium (viewer/e2e)"
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  say "Chromium is not installed: installing chromium and chromium-driver"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  say "Node is not installed: installing nodejs and npm"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq nodejs npm >/dev/null
+fi
+if [ ! -d viewer/node_modules/playwright-core ] || [ ! -d viewer/node_modules/esbuild ] \
+  || [ viewer/package-lock.json -nt viewer/node_modules/.package-lock.json ]; then
+  say "installing the viewer's pinned packages (npm ci)"
+  (cd viewer && npm ci --no-audit --no-fund --loglevel=error)
+fi
+# The binaries the browser tests start: built by the tests above already.
+cargo build --workspace --bins --locked
+(cd viewer && CHROMIUM_BIN="$(command -v chromium)" node --test e2e/viewer.test.mjs)

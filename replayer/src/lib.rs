@@ -5,7 +5,7 @@
 //! ([`bundle`]), one rules engine per game behind one interface ([`engine`], [`games`]), the
 //! live hand driver that the service and the simulator share ([`dealer`]), replay and
 //! verification ([`verify`]), the club's transparency log ([`tlog`]), and the signed record
-//! of a dispute over a hand ([`dispute`]).
+//! of a dispute over a hand ([`dispute`]); and the replay page, embedded ([`viewer`]).
 //!
 //! The formats a third party must reproduce are written down in `docs/` at the repository
 //! root, with test vectors.
@@ -28,4 +28,5 @@ pub mod tlog;
 #[cfg(any(test, feature = "testkit"))]
 pub mod toy;
 pub mod verify;
+pub mod viewer;
 pub mod zones;

@@ -51,6 +51,8 @@ use crate::Service;
 pub const API_KEY_PREFIX: &str = "ak";
 /// Prefix of seat tokens.
 pub const SEAT_TOKEN_PREFIX: &str = "st";
+/// Prefix of share-link tokens (`crate::shares`): `sh_<club id>_<share id>_<secret>`.
+pub const SHARE_TOKEN_PREFIX: &str = "sh";
 
 /// Prefix of club ids.
 pub const CLUB_PREFIX: &str = "c";
@@ -169,8 +171,18 @@ fn parse_token(token: &str) -> Option<Presented<'_>> {
     })
 }
 
+/// A share link's token split into (club id, share id, secret); `None` unless it is one,
+/// well formed (share tokens have no legacy form).
+pub(crate) fn parse_share_token(token: &str) -> Option<(&str, &str, &str)> {
+    let t = parse_token(token)?;
+    match (t.prefix, t.club_id) {
+        (SHARE_TOKEN_PREFIX, Some(club)) => Some((club, t.id, t.secret)),
+        _ => None,
+    }
+}
+
 /// Whether `SHA-256(secret)` equals the stored hex hash, in constant time.
-fn secret_matches(secret: &str, stored_hex: &str) -> bool {
+pub(crate) fn secret_matches(secret: &str, stored_hex: &str) -> bool {
     let got = Sha256::digest(secret.as_bytes());
     let mut want = [0u8; 32];
     if hex::decode_to_slice(stored_hex, &mut want).is_err() {
@@ -403,7 +415,8 @@ pub async fn authenticate(svc: &Service, token: &str) -> ApiResult<Option<Caller
     Ok(caller)
 }
 
-fn bearer(req: &HttpRequest) -> Option<String> {
+/// The bearer token of a request, if it sends one.
+pub(crate) fn bearer(req: &HttpRequest) -> Option<String> {
     let v = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = v.trim().split_once(' ')?;
     scheme
@@ -426,9 +439,47 @@ impl FromRequest for Caller {
                     "send an API key or seat token as Authorization: Bearer <token>",
                 )
             })?;
+            if token.starts_with("sh_") {
+                // A share link's token reads its hand's GET routes only ([`Reader`]).
+                crate::shares::authenticate(&svc, &token).await?;
+                return Err(ApiError::forbidden(crate::shares::ONLY_ITS_HAND));
+            }
             authenticate(&svc, &token)
                 .await?
                 .ok_or_else(|| ApiError::new(Code::Unauthorized, "the token is not valid"))
+        })
+    }
+}
+
+/// A caller that reads one hand: an API key or seat token (as [`Caller`]), or the token of
+/// a share link of the hand named by the route's `{hand_id}`, which reads as an auditor
+/// would (finished hands only) and that hand only: another hand is `404`.
+#[derive(Clone, Debug)]
+pub struct Reader(pub Caller);
+
+impl FromRequest for Reader {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = ApiResult<Reader>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let share = bearer(req).filter(|t| t.starts_with("sh_"));
+        let Some(token) = share else {
+            let caller = Caller::from_request(req, payload);
+            return Box::pin(async move { caller.await.map(Reader) });
+        };
+        let svc = req.app_data::<web::Data<Service>>().cloned();
+        let hand = req.match_info().get("hand_id").map(str::to_string);
+        Box::pin(async move {
+            let svc = svc.ok_or_else(|| ApiError::internal("service state missing"))?;
+            let share = crate::shares::authenticate(&svc, &token).await?;
+            if hand.as_deref() != Some(share.hand_id.as_str()) {
+                return Err(ApiError::not_found("hand"));
+            }
+            Ok(Reader(Caller {
+                club_id: share.club_id,
+                id: share.share_id,
+                role: Role::Auditor,
+            }))
         })
     }
 }

@@ -36,8 +36,11 @@ use crate::{now_ms, Service};
 
 mod damage;
 mod sealed;
+mod steps;
 #[cfg(test)]
 mod tests;
+
+pub use steps::{replay_steps, ReplayStep, ReplaySteps, STEPS_MAX};
 
 pub(crate) use damage::Damage;
 

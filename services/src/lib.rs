@@ -12,7 +12,8 @@
 //! * [`store`]: the event store;
 //! * [`api`]: routes, extractors, errors, OpenAPI;
 //! * [`server`]: start-up and graceful shutdown;
-//! * [`audit`]: the `audit` command, re-verifying a club from the store.
+//! * [`audit`]: the `audit` command, re-verifying a club from the store;
+//! * [`shares`]: share links, a club admin's read-only link to one finished hand.
 //!
 //! The HTTP API is described in `docs/API.md`.
 
@@ -32,6 +33,7 @@ pub mod metrics;
 pub mod names;
 pub mod seed_chains;
 pub mod server;
+pub mod shares;
 pub mod store;
 pub mod tables;
 

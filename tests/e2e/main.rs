@@ -21,6 +21,7 @@ mod hygiene;
 mod inputs;
 mod limits;
 mod play;
+mod share;
 mod smoke;
 mod standby;
 mod tamper;

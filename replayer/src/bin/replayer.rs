@@ -75,6 +75,20 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Write the replay page for a bundle or match file as one self-contained HTML file:
+    /// the table step by step, the file verified in the browser, the rules re-run by this
+    /// replayer (its verdict and every step's view are inside the page). With no FILE, the
+    /// page that opens a file dropped on it. No request leaves the page.
+    View {
+        /// The bundle or match file (JSON); `-` reads standard input.
+        file: Option<PathBuf>,
+        /// Where to write the page (default: FILE with `.html`, or `replay.html`).
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
+        /// Open the page in the default browser once written.
+        #[arg(long)]
+        open: bool,
+    },
     /// Print the deck a seed gives.
     Deck {
         /// The game (sets the deck): bist-o-yek, hokm, shelem, ghahve, pasur, haft-khabis,
@@ -638,6 +652,32 @@ fn run(cmd: Command) -> Result<()> {
             }
             Ok(())
         }
+        Command::View { file, out, open } => {
+            let embedded = match &file {
+                Some(f) => {
+                    let bytes = read_input(f)?;
+                    let generator = format!("replayer {}", env!("CARGO_PKG_VERSION"));
+                    Some(
+                        replayer::viewer::embed(&bytes, &generator)
+                            .map_err(|e| anyhow!("{}: {e}", f.display()))?,
+                    )
+                }
+                None => None,
+            };
+            let page = replayer::viewer::standalone(embedded.as_ref());
+            let out = match (out, &file) {
+                (Some(o), _) => o,
+                (None, Some(f)) if f != Path::new("-") => f.with_extension("html"),
+                _ => PathBuf::from("replay.html"),
+            };
+            std::fs::write(&out, page)
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            out!("{}", out.display());
+            if open {
+                open_in_browser(&out)?;
+            }
+            Ok(())
+        }
         Command::Deck {
             game,
             seed,
@@ -893,4 +933,32 @@ fn run(cmd: Command) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// Opens a file in the desktop's browser (`xdg-open`, `open` on macOS, `start` on
+/// Windows).
+fn open_in_browser(path: &Path) -> Result<()> {
+    let (cmd, args): (&str, Vec<&std::ffi::OsStr>) = if cfg!(target_os = "macos") {
+        ("open", vec![path.as_os_str()])
+    } else if cfg!(windows) {
+        (
+            "cmd",
+            vec![
+                "/C".as_ref(),
+                "start".as_ref(),
+                "".as_ref(),
+                path.as_os_str(),
+            ],
+        )
+    } else {
+        ("xdg-open", vec![path.as_os_str()])
+    };
+    let status = std::process::Command::new(cmd)
+        .args(args)
+        .status()
+        .with_context(|| format!("cannot run {cmd} to open {}", path.display()))?;
+    if !status.success() {
+        bail!("{cmd} could not open {} ({status})", path.display());
+    }
+    Ok(())
 }

@@ -54,6 +54,8 @@ error_codes! {
     BundleUnreadable     => "bundle_unreadable",      BAD_REQUEST,            "The body is not a readable hand bundle";
     InvalidTilePath      => "invalid_tile_path",      BAD_REQUEST,            "The path is not the one spelling C2SP tlog-tiles gives a tile or entry bundle";
     Unauthorized         => "unauthorized",           UNAUTHORIZED,           "Missing or invalid credentials";
+    ShareExpired         => "share_expired",          UNAUTHORIZED,           "The share link has expired: ask the club for a new one";
+    ShareRevoked         => "share_revoked",          UNAUTHORIZED,           "The share link was revoked by the club";
     Forbidden            => "forbidden",              FORBIDDEN,              "The credentials do not allow this";
     NotFound             => "not_found",              NOT_FOUND,              "No such resource";
     MethodNotAllowed     => "method_not_allowed",     METHOD_NOT_ALLOWED,     "The route does not take this method";
@@ -80,6 +82,7 @@ error_codes! {
     OfficialExists       => "official_exists",        CONFLICT,               "This key is already registered as an official of the club";
     BodyTimeout          => "body_timeout",           REQUEST_TIMEOUT,        "The body did not arrive in time";
     PayloadTooLarge      => "payload_too_large",      PAYLOAD_TOO_LARGE,      "The body is too large";
+    InvalidShare         => "invalid_share",          UNPROCESSABLE_ENTITY,   "The share link cannot be made as asked (expires_in_secs out of range)";
     IllegalAction        => "illegal_action",         UNPROCESSABLE_ENTITY,   "The rules do not allow this action";
     BadPlayerSignature   => "bad_player_signature",   UNPROCESSABLE_ENTITY,   "The player signature does not verify";
     PlayerSignatureRequired => "player_signature_required", UNPROCESSABLE_ENTITY, "The table requires player signatures: the action carries none";
@@ -219,7 +222,7 @@ impl ResponseError for ApiError {
     fn error_response(&self) -> HttpResponse {
         let mut res = HttpResponse::build(self.status_code());
         res.insert_header((header::CONTENT_TYPE, "application/problem+json"));
-        if self.code == Code::Unauthorized {
+        if self.status_code() == StatusCode::UNAUTHORIZED {
             res.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
         }
         if let Some(secs) = self.extra.get("retry_after_s").and_then(Value::as_u64) {

@@ -8,10 +8,11 @@ use utoipa::IntoParams;
 
 use super::errors::{ApiError, ApiResult, Code, Problem};
 use super::Post;
-use crate::auth::Caller;
+use crate::auth::{Caller, Reader};
 use crate::hands::{
     self, AbandonRequest, ActionRequest, Appended, DealRequest, EntropyRequest, EventsPage,
-    HandAnswer, HandStarted, LegalActions, Op, QuarantineBody, QuarantinedHand, ReplayView,
+    HandAnswer, HandStarted, LegalActions, Op, QuarantineBody, QuarantinedHand, ReplaySteps,
+    ReplayView,
 };
 use crate::idempotency::idempotent;
 use crate::Service;
@@ -28,6 +29,17 @@ pub struct EventsQuery {
     /// First seq (default 0).
     pub from: Option<u64>,
     /// Most events (1 to 1000, default 100).
+    pub limit: Option<u64>,
+}
+
+/// `GET /v1/hands/{hand_id}/replay/steps` query.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct StepsQuery {
+    /// First step (default 0).
+    pub from: Option<u64>,
+    /// Most steps (1 to 1000, default 1000).
     pub limit: Option<u64>,
 }
 
@@ -194,7 +206,7 @@ pub async fn quarantine(
     security(("bearer" = [])))]
 pub async fn get(
     svc: web::Data<Service>,
-    caller: Caller,
+    Reader(caller): Reader,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     Ok(HttpResponse::Ok().json(hands::detail(&svc, &caller, &path).await?))
@@ -220,7 +232,7 @@ pub async fn legal_actions(
     security(("bearer" = [])))]
 pub async fn events(
     svc: web::Data<Service>,
-    caller: Caller,
+    Reader(caller): Reader,
     path: web::Path<String>,
     q: web::Query<EventsQuery>,
 ) -> ApiResult<HttpResponse> {
@@ -243,7 +255,7 @@ pub async fn events(
     security(("bearer" = [])))]
 pub async fn replay(
     svc: web::Data<Service>,
-    caller: Caller,
+    Reader(caller): Reader,
     path: web::Path<String>,
     q: web::Query<ReplayQuery>,
 ) -> ApiResult<HttpResponse> {
@@ -258,8 +270,57 @@ pub async fn replay(
     security(("bearer" = [])))]
 pub async fn bundle(
     svc: web::Data<Service>,
-    caller: Caller,
+    Reader(caller): Reader,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     Ok(HttpResponse::Ok().json(hands::bundle(&svc, &caller, &path).await?))
+}
+
+/// The table after every event (a page of steps), as the caller may see it: what `replay`
+/// answers for each step, in one request (the replay page draws from it).
+#[utoipa::path(get, path = "/v1/hands/{hand_id}/replay/steps", operation_id = "replay_hand_steps", tag = "hands",
+    params(("hand_id" = String, Path), StepsQuery),
+    responses((status = 200, body = ReplaySteps), (status = 400, body = Problem), (status = 401, body = Problem),
+        (status = 404, body = Problem), (status = 409, body = Problem, description = "hand_damaged, hand_quarantined")),
+    security(("bearer" = [])))]
+pub async fn replay_steps(
+    svc: web::Data<Service>,
+    Reader(caller): Reader,
+    path: web::Path<String>,
+    q: web::Query<StepsQuery>,
+) -> ApiResult<HttpResponse> {
+    let limit = q.limit.unwrap_or(hands::STEPS_MAX);
+    if !(1..=hands::STEPS_MAX).contains(&limit) {
+        return Err(ApiError::new(Code::InvalidQuery, "limit must be 1 to 1000"));
+    }
+    let from = q.from.unwrap_or(0);
+    Ok(HttpResponse::Ok().json(hands::replay_steps(&svc, &caller, &path, from, limit).await?))
+}
+
+/// The service's verdict on a finished hand: its bundle verified by the replayer against
+/// the service's own public keys, as `POST /v1/verify` answers for it.
+#[utoipa::path(get, path = "/v1/hands/{hand_id}/verify", operation_id = "verify_hand", tag = "verify",
+    params(("hand_id" = String, Path)),
+    responses((status = 200, description = "The verdict: valid, trust, signers, outcome, problem", body = Object),
+        (status = 401, body = Problem), (status = 404, body = Problem),
+        (status = 409, body = Problem, description = "hand_in_progress, hand_damaged, hand_quarantined")),
+    security(("bearer" = [])))]
+pub async fn verify(
+    svc: web::Data<Service>,
+    Reader(caller): Reader,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let bundle = hands::bundle(&svc, &caller, &path).await?;
+    let opts = replayer::verify::Options {
+        trusted_keys: svc.keys.public_keys(),
+    };
+    let verdict = web::block(move || {
+        let value = serde_json::to_value(&bundle).map_err(ApiError::internal)?;
+        replayer::verify::verify_value(value, &opts).map_err(ApiError::internal)
+    })
+    .await
+    .map_err(ApiError::internal)??;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "private, no-store"))
+        .json(verdict))
 }

@@ -9,7 +9,7 @@ use actix_web::{web, HttpResponse};
 use replayer::tlog::TileId;
 
 use super::errors::{ApiError, ApiResult, Code, Problem};
-use crate::auth::Caller;
+use crate::auth::Reader;
 use crate::clublog::{self, ProofOutcome};
 use crate::Service;
 
@@ -155,7 +155,7 @@ pub async fn tile(
     security(("bearer" = [])))]
 pub async fn hand_proof(
     svc: web::Data<Service>,
-    caller: Caller,
+    Reader(caller): Reader,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     // The same readers as the bundle's, once the hand is over.

@@ -11,9 +11,11 @@ pub mod health;
 pub mod history;
 pub mod log;
 pub mod openapi;
+pub mod shares;
 pub mod strict;
 pub mod tables;
 pub mod verify;
+pub mod viewer;
 
 use std::borrow::Cow;
 use std::future::Future;
@@ -216,6 +218,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(resource("/healthz").route(web::get().to(health::healthz)))
         .service(resource("/readyz").route(web::get().to(health::readyz)))
         .service(resource("/metrics").route(web::get().to(health::metrics)))
+        // The replay page: a shell with no data, and its assets.
+        .service(resource_with_query("/hands/{hand_id}").route(web::get().to(viewer::hand_page)))
+        .service(resource_with_query("/viewer/").route(web::get().to(viewer::hand_page)))
+        .service(resource("/viewer/viewer.js").route(web::get().to(viewer::script)))
+        .service(resource("/viewer/viewer.css").route(web::get().to(viewer::style)))
         .service(
             web::scope("/v1")
                 // A game in play: a seat's action and its legal actions, the hand, client
@@ -265,6 +272,17 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                         .route(web::get().to(hands::replay)),
                 )
                 .service(resource("/hands/{hand_id}/bundle").route(web::get().to(hands::bundle)))
+                .service(
+                    resource_with_query("/hands/{hand_id}/replay/steps")
+                        .route(web::get().to(hands::replay_steps)),
+                )
+                .service(resource("/hands/{hand_id}/verify").route(web::get().to(hands::verify)))
+                .service(resource("/hands/{hand_id}/share").route(web::post().to(shares::create)))
+                .service(resource("/hands/{hand_id}/shares").route(web::get().to(shares::list)))
+                .service(
+                    resource("/hands/{hand_id}/share/{share_id}")
+                        .route(web::delete().to(shares::revoke)),
+                )
                 .service(
                     resource("/hands/{hand_id}/log-proof").route(web::get().to(log::hand_proof)),
                 )

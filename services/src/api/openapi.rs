@@ -5,7 +5,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use super::errors::Problem;
-use super::{clubs, disputes, hands, health, history, log, tables, verify, Empty};
+use super::{clubs, disputes, hands, health, history, log, shares, tables, verify, Empty};
 
 /// Adds the bearer scheme.
 struct Bearer;
@@ -19,7 +19,7 @@ impl Modify for Bearer {
                 HttpBuilder::new()
                     .scheme(HttpAuthScheme::Bearer)
                     .description(Some(
-                        "An API key `ak_<club id>_<key id>_<secret>` (club admin or auditor) or a seat token `st_<club id>_<token id>_<secret>`",
+                        "An API key `ak_<club id>_<key id>_<secret>` (club admin or auditor), a seat token `st_<club id>_<token id>_<secret>`, or a share link's token `sh_<club id>_<share id>_<secret>` (one finished hand's GET routes only)",
                     ))
                     .build(),
             ),
@@ -42,6 +42,7 @@ impl Modify for Bearer {
         tables::renew_seed_chain,
         hands::start, hands::entropy, hands::deal, hands::act, hands::abandon, hands::quarantine,
         hands::get, hands::legal_actions, hands::events, hands::replay, hands::bundle,
+        hands::replay_steps, hands::verify, shares::create, shares::list, shares::revoke,
         log::checkpoint, log::checkpoint_at, log::key, log::tile, log::hand_proof,
         history::list,
         disputes::open, disputes::list, disputes::get, disputes::rule, disputes::report,

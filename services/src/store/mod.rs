@@ -17,6 +17,7 @@ mod disputes;
 mod error;
 mod postgres;
 mod record;
+mod shares;
 mod sqlite;
 
 use async_trait::async_trait;
@@ -30,6 +31,9 @@ pub use error::StoreError;
 pub use postgres::PgStore;
 pub use record::RecordJson;
 pub use sqlite::SqliteStore;
+
+// Share links (docs/API.md, "Share links").
+pub use shares::{ShareRow, ShareStore};
 
 /// A club: the unit of tenancy. Nothing of one club is ever visible to another.
 #[derive(Debug, Clone, PartialEq)]
@@ -486,6 +490,10 @@ pub trait Store: Send + Sync {
     /// The disputes of this store's clubs: officials, disputes and their records
     /// ([`DisputeStore`]), on the same database.
     fn disputes(&self) -> &dyn DisputeStore;
+
+    /// The share links of this store's clubs' hands ([`ShareStore`]), on the same
+    /// database (the primary: a revocation holds at once).
+    fn shares(&self) -> &dyn ShareStore;
 
     /// The store's own metrics (the standby's lag, where routed reads went), for the
     /// service's registry.

@@ -48,6 +48,7 @@ mod batch;
 mod clublog;
 mod disputes;
 mod read;
+mod shares;
 
 use batch::{Op, Writer};
 
@@ -788,6 +789,10 @@ impl Store for PgStore {
     }
 
     fn disputes(&self) -> &dyn super::DisputeStore {
+        self
+    }
+
+    fn shares(&self) -> &dyn super::ShareStore {
         self
     }
 

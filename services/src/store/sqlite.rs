@@ -30,6 +30,7 @@ use super::{
 
 mod clublog;
 mod disputes;
+mod shares;
 
 mod embedded {
     refinery::embed_migrations!("../schema/sqlite");
@@ -743,6 +744,10 @@ impl Store for SqliteStore {
     }
 
     fn disputes(&self) -> &dyn super::DisputeStore {
+        self
+    }
+
+    fn shares(&self) -> &dyn super::ShareStore {
         self
     }
 

@@ -1,0 +1,39 @@
+// Builds the page into dist/: viewer.js (src/main.js and everything it imports, the
+// @noble libraries included, one file), viewer.css and index.html. The output is
+// committed and must be reproducible: CI runs this again and `git diff --exit-code dist`.
+import { build } from 'esbuild';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, 'dist');
+mkdirSync(dist, { recursive: true });
+
+// The in-browser engines (src/games/) are written beside this page; until they exist the
+// page builds with a stand-in that draws no table for a dropped file.
+const games = existsSync(join(here, 'src/games/index.js')) ? join(here, 'src/games/index.js') : join(here, 'src/ui/games-shim.js');
+const alias = {
+  name: 'viewer-games',
+  setup(b) {
+    b.onResolve({ filter: /^viewer-games$/ }, () => ({ path: games }));
+  },
+};
+
+await build({
+  entryPoints: [join(here, 'src/main.js')],
+  outfile: join(dist, 'viewer.js'),
+  bundle: true,
+  format: 'iife',
+  target: ['es2020'],
+  charset: 'utf8',
+  legalComments: 'inline',
+  minify: false,
+  sourcemap: false,
+  logLevel: 'warning',
+  plugins: [alias],
+  // Comments name files relative to viewer/, wherever the build is run from.
+  absWorkingDir: here,
+});
+copyFileSync(join(here, 'page/style.css'), join(dist, 'viewer.css'));
+copyFileSync(join(here, 'page/index.html'), join(dist, 'index.html'));
