@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use actix_web::http::StatusCode;
 use replayer::bundle::Bundle;
@@ -55,10 +55,24 @@ struct Loaded {
 
 type Slot = Arc<tokio::sync::Mutex<Option<Loaded>>>;
 
-/// The in-memory running hands, one mutex each.
+/// How long a running hand's row, once read from the store, stands in for another read
+/// on the paths of play (an action, the legal actions). Within it, a change made by
+/// another process is seen as follows: a write here that names another `seq` than the
+/// cached row reads the row; one that fails on the cached row, having written nothing
+/// (a seq conflict in the store, or an action the stale copy refuses), is tried once
+/// more on the row as stored ([`mutate`]); the legal actions may lag by this long; a
+/// quarantine there refuses this process's writes at most this long after. The appends
+/// of this process move the cached row along but never make it fresher: only a read
+/// does. (Each read is a round trip and most of the database's work per action on the
+/// HTTP path: ops/README.md, fifth round.)
+const HAND_ROW_TTL: Duration = Duration::from_secs(1);
+
+/// The in-memory running hands, one mutex each, and the rows of the running hands as
+/// last read (see [`HAND_ROW_TTL`]).
 #[derive(Default)]
 pub struct LiveHands {
     map: Mutex<HashMap<String, Slot>>,
+    rows: Mutex<HashMap<String, (HandRow, Instant)>>,
 }
 
 impl std::fmt::Debug for LiveHands {
@@ -81,6 +95,47 @@ impl LiveHands {
     fn forget(&self, club: &str, hand: &str) {
         let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
         map.remove(&cache_key(club, hand));
+        drop(map);
+        self.forget_row(club, hand);
+    }
+
+    /// A running hand's row, read from the store less than [`HAND_ROW_TTL`] ago.
+    fn fresh_row(&self, club: &str, hand: &str) -> Option<HandRow> {
+        let rows = self.rows.lock().unwrap_or_else(|p| p.into_inner());
+        rows.get(&cache_key(club, hand))
+            .filter(|(_, read)| read.elapsed() < HAND_ROW_TTL)
+            .map(|(row, _)| row.clone())
+    }
+
+    /// Keeps a running hand's row just read from the store (or just created).
+    fn read_row(&self, row: &HandRow) {
+        let mut rows = self.rows.lock().unwrap_or_else(|p| p.into_inner());
+        if row.status != HandStatus::InProgress {
+            rows.remove(&cache_key(&row.club_id, &row.hand_id));
+            return;
+        }
+        // Rows of hands that ended elsewhere are dropped when stale, not kept for ever.
+        if rows.len() >= 4 * 1024 {
+            rows.retain(|_, (_, read)| read.elapsed() < HAND_ROW_TTL);
+        }
+        rows.insert(
+            cache_key(&row.club_id, &row.hand_id),
+            (row.clone(), Instant::now()),
+        );
+    }
+
+    /// This process appended to a running hand: its cached row moves on to `next_seq`,
+    /// no fresher than it was.
+    fn appended(&self, club: &str, hand: &str, next_seq: i64) {
+        let mut rows = self.rows.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((row, _)) = rows.get_mut(&cache_key(club, hand)) {
+            row.next_seq = row.next_seq.max(next_seq);
+        }
+    }
+
+    fn forget_row(&self, club: &str, hand: &str) {
+        let mut rows = self.rows.lock().unwrap_or_else(|p| p.into_inner());
+        rows.remove(&cache_key(club, hand));
     }
 
     /// How many hands are held in memory.
@@ -569,6 +624,30 @@ async fn read_hand_row(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResu
     hand_row_in(svc.store.reader(), caller, hand_id).await
 }
 
+/// [`hand_row`] on the paths of play (an action, the legal actions): a running hand's
+/// row as read less than [`HAND_ROW_TTL`] ago, else read now (and kept). Read now also
+/// when the caller expects a `seq` other than the cached row's: the caller may know of
+/// an append by another process. The second member says whether the row came from the
+/// cache.
+async fn playing_hand_row(
+    svc: &Service,
+    caller: &Caller,
+    hand_id: &str,
+    expected_seq: Option<u64>,
+) -> ApiResult<(HandRow, bool)> {
+    if crate::plausible_id(hand_id) {
+        if let Some(row) = svc.live.fresh_row(&caller.club_id, hand_id) {
+            if expected_seq.is_none_or(|e| i64::try_from(e).is_ok_and(|e| e == row.next_seq)) {
+                visible(caller, &row)?;
+                return Ok((row, true));
+            }
+        }
+    }
+    let row = hand_row(svc, caller, hand_id).await?;
+    svc.live.read_row(&row);
+    Ok((row, false))
+}
+
 async fn hand_row_in(store: &dyn Store, caller: &Caller, hand_id: &str) -> ApiResult<HandRow> {
     if !crate::plausible_id(hand_id) {
         return Err(ApiError::not_found("hand"));
@@ -577,12 +656,19 @@ async fn hand_row_in(store: &dyn Store, caller: &Caller, hand_id: &str) -> ApiRe
         .get_hand(&caller.club_id, hand_id)
         .await?
         .ok_or_else(|| ApiError::not_found("hand"))?;
-    let hidden = !caller.sees_table(&row.table_id)
+    visible(caller, &row)?;
+    Ok(row)
+}
+
+/// Another club's hand, another table's for a seat, a running hand for an auditor: 404.
+fn visible(caller: &Caller, row: &HandRow) -> ApiResult<()> {
+    let hidden = row.club_id != caller.club_id
+        || !caller.sees_table(&row.table_id)
         || (caller.role == Role::Auditor && row.status == HandStatus::InProgress);
     if hidden {
         return Err(ApiError::not_found("hand"));
     }
-    Ok(row)
+    Ok(())
 }
 
 /// Events `0..=upto` of a hand (all of them without `upto`), as records. A stored event
@@ -862,7 +948,7 @@ async fn with_hand<T>(svc: &Service, row: &HandRow, f: impl FnOnce(&Loaded) -> T
 // Writing
 
 /// What one request asks of a running hand.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Op {
     /// A seat's client seed.
     Entropy(ClientSeed),
@@ -1036,7 +1122,48 @@ pub async fn mutate(
             ));
         }
     }
-    let row = hand_row(svc, caller, hand_id).await?;
+    let (row, cached) = playing_hand_row(svc, caller, hand_id, expected_seq).await?;
+    if !cached {
+        let mut unsure = false;
+        return mutate_row(svc, row, actor, expected_seq, op, idem, &mut unsure).await;
+    }
+    // The row came from this process's cache: the hand may have moved on in another
+    // process since. A request that fails on it, having written nothing, is tried once
+    // more on the row as stored now (so the cache never turns a request that would have
+    // gone through into an error).
+    let mut unsure = false;
+    let first = mutate_row(
+        svc,
+        row.clone(),
+        actor,
+        expected_seq,
+        op.clone(),
+        idem.clone(),
+        &mut unsure,
+    )
+    .await;
+    match first {
+        Err(_) if !unsure => {
+            svc.live.forget(&row.club_id, &row.hand_id);
+            let row = hand_row(svc, caller, hand_id).await?;
+            svc.live.read_row(&row);
+            mutate_row(svc, row, actor, expected_seq, op, idem, &mut unsure).await
+        }
+        other => other,
+    }
+}
+
+/// [`mutate`] on the hand's row as read. `unsure` is set when the store was asked to
+/// write and its answer leaves the outcome open (not a refusal).
+async fn mutate_row(
+    svc: &Service,
+    row: HandRow,
+    actor: Actor,
+    expected_seq: Option<u64>,
+    op: Op,
+    idem: Option<IdemCtx>,
+    unsure: &mut bool,
+) -> ApiResult<Reply> {
     if row.status == HandStatus::Quarantined {
         svc.live.forget(&row.club_id, &row.hand_id);
         return Err(quarantined_error(&row));
@@ -1129,7 +1256,8 @@ pub async fn mutate(
             outcome: next.outcome().cloned(),
         },
     )?;
-    match append(
+    *unsure = true;
+    let res = append(
         svc,
         &row,
         seq,
@@ -1140,10 +1268,18 @@ pub async fn mutate(
         idem.as_ref(),
         &reply,
     )
-    .await?
-    {
+    .await;
+    // Open only when the store was asked and neither wrote nor refused for sure.
+    *unsure = matches!(
+        &res,
+        Ok(Err(e)) if !matches!(e, StoreError::Conflict { .. } | StoreError::IdempotencyConflict)
+    );
+    match res? {
         Ok(()) => {
+            *unsure = false;
             if next.status() == dealer::HandStatus::InProgress {
+                svc.live
+                    .appended(&row.club_id, &row.hand_id, i64_of(next.next_seq()));
                 *guard = Some(Loaded { hand: next, head });
             } else {
                 count_end(svc, &next);
@@ -1154,6 +1290,7 @@ pub async fn mutate(
         }
         Err(StoreError::Conflict { .. }) => {
             *guard = None;
+            svc.live.forget_row(&row.club_id, &row.hand_id);
             Err(ApiError::new(
                 Code::SeqConflict,
                 "another request appended to this hand first; reload and retry",
@@ -1541,7 +1678,7 @@ pub async fn legal_actions(
     caller: &Caller,
     hand_id: &str,
 ) -> ApiResult<LegalActions> {
-    let row = hand_row(svc, caller, hand_id).await?;
+    let (row, _) = playing_hand_row(svc, caller, hand_id, None).await?;
     let actor = match caller.role {
         Role::Seat { seat, .. } => Some(Actor::Seat(seat)),
         Role::Admin => Some(Actor::Service),

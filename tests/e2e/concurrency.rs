@@ -303,3 +303,72 @@ async fn pg_concurrent_writers() {
 async fn embedded_concurrent_writers() {
     run(Store::Embedded, concurrency).await;
 }
+
+/// Two service processes on one database play one hand in turns, each request within a
+/// second of the last (the life of a cached hand row, `HAND_ROW_TTL`): every step's
+/// legal actions are read where the last write was made, and the action is sent to the
+/// other process, which last saw the hand a step or more before. An action naming the
+/// seq the other process left goes through (the cache is passed by), and so does one
+/// naming none (tried again on the stored row); the hand stays one chain and verifies.
+async fn two_processes(env: Env) {
+    let a = TestApp::spawn(&env).await;
+    let b = TestApp::spawn(&env).await;
+    let (_, admin) = a.create_club("Tabas");
+    let table = create_table(&a, &admin, 3).await;
+    let h = start_hand(&a, &admin, &table).await;
+    let hand = h["hand_id"].as_str().unwrap().to_string();
+    let apps = [&a, &b];
+    let mut rng = Rng(11);
+    let mut last = 0usize;
+    let (mut with_seq, mut without_seq) = (0, 0);
+    let mut over = None;
+    for n in 0..3000usize {
+        let at = n % 2;
+        let app = apps[at];
+        // Whose turn, asked where the hand was last written: a read at `app` would
+        // bring its copy of the hand up to date.
+        match next(apps[last], &admin, &hand).await {
+            Next::Over(h) => {
+                over = Some(h);
+                break;
+            }
+            Next::Shuffle => {
+                crate::play::add_entropy(app, &admin, &hand, &table.tokens).await;
+            }
+            Next::Seat(seat) => {
+                // Read where the hand was last written: that process holds it as stored.
+                let (seq, actions) = legal(apps[last], &hand, &table.tokens[seat]).await;
+                let action = crate::play::choose(&actions, &mut rng);
+                let body = if n % 4 < 2 {
+                    with_seq += 1;
+                    json!({"action": action, "expected_seq": seq})
+                } else {
+                    without_seq += 1;
+                    json!({"action": action})
+                };
+                let r = app
+                    .post(
+                        &format!("/v1/hands/{hand}/actions"),
+                        Some(&table.tokens[seat]),
+                        body,
+                    )
+                    .await;
+                ok(&r, StatusCode::OK, "an action at the other process");
+                assert_eq!(r.body["events"][0]["event"]["seq"], seq, "{}", r.text);
+            }
+        }
+        last = at;
+    }
+    let h = over.expect("the hand ended");
+    assert_eq!(h["status"], "completed", "{h}");
+    assert!(
+        with_seq > 0 && without_seq > 0,
+        "{with_seq} / {without_seq}"
+    );
+    verify_bundle(&a, &admin, &hand).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_two_processes_play_one_hand() {
+    run(Store::Pg, two_processes).await;
+}

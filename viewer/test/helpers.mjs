@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventHash, serviceMessage } from '../src/verify/eventlog.js';
 import { sign, publicKeyOf } from '../src/verify/ed25519.js';
-import { toHex, fromHex } from '../src/verify/bytes.js';
+import { toHex, fromHex, sha256, utf8 } from '../src/verify/bytes.js';
+import { canonicalText } from '../src/verify/json.js';
 
 export const HERE = dirname(fileURLToPath(import.meta.url));
 export const VIEWER = join(HERE, '..');
@@ -34,3 +35,18 @@ export function resign(bundle, from = 0, secret = TEST_SECRET) {
 
 export const clone = (v) => JSON.parse(JSON.stringify(v));
 export { fromHex, toHex };
+
+/** Every hand bundle we have, as [name, bundle]. */
+export function allBundles() {
+  const out = [];
+  const add = (name, v) => {
+    if (v.format === 'persian-cards/match') v.hands.forEach((h, i) => out.push([`${name}#${i}`, h]));
+    else out.push([name, v]);
+  };
+  for (const f of [...listJson(join(VECTORS, 'bundles-v1')), ...listJson(join(VECTORS, 'match-v1'))]) add(`vectors/${f.split('/').slice(-2).join('/')}`, readJson(f));
+  for (const f of listJson(FIXTURES)) add(`fixtures/${f.split('/').pop()}`, readJson(f));
+  return out;
+}
+
+export const viewDigest = (v) => toHex(sha256(utf8(canonicalText(v)))).slice(0, 32);
+

@@ -125,6 +125,9 @@ pub async fn durability_settings(c: &Client) -> anyhow::Result<Vec<(String, Stri
 pub struct ServerCounters {
     pub wal_syncs: i64,
     pub commits: i64,
+    /// WAL written by the whole cluster, and its full-page images.
+    pub wal_bytes: i64,
+    pub wal_fpi: i64,
 }
 
 pub async fn server_counters(c: &Client) -> anyhow::Result<ServerCounters> {
@@ -133,13 +136,16 @@ pub async fn server_counters(c: &Client) -> anyhow::Result<ServerCounters> {
     let row = c
         .query_one(
             "SELECT (SELECT wal_sync FROM pg_stat_wal)::bigint, \
-             (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database())::bigint",
+             (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database())::bigint, \
+             (SELECT wal_bytes FROM pg_stat_wal)::bigint, (SELECT wal_fpi FROM pg_stat_wal)::bigint",
             &[],
         )
         .await?;
     Ok(ServerCounters {
         wal_syncs: row.get(0),
         commits: row.get(1),
+        wal_bytes: row.get(2),
+        wal_fpi: row.get(3),
     })
 }
 

@@ -897,6 +897,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         database_url: args.database_url.clone(),
         client_entropy: false,
         lag_every: Duration::from_millis(100),
+        prebuilt: false,
     };
     let result = measure_all(&args, &opts, &work, rounds, slice).await;
     if result.is_ok() {

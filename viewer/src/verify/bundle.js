@@ -543,7 +543,7 @@ export function recordHashes(value) {
  * service keys (the `/v1/keys` answer or its `keys` array) or `opts.trustedKeys` (hex).
  */
 export async function verifyRecords(records, opts = {}) {
-  const only = ['format', 'chain', 'signatures'];
+  const only = ['format', 'chain', 'signatures', 'player_signatures'];
   const finish = (problem, more = {}) => {
     const checks = buildChecks(problem, {}).filter((c) => only.includes(c.id));
     return { ok: problem === null, checks, first_problem: checks.find((c) => c.ok === false) ?? null, ...more };
@@ -585,7 +585,25 @@ export async function verifyRecords(records, opts = {}) {
       return finish(new Problem(firstSeq, 'signer', 'a service key to check against (opts.keys or opts.trustedKeys)', 'none given'));
     }
     const p1 = integrityPass({ hand, keys, records: recs, trusted, firstSeq, firstPrev, checkBundleKeys: false });
-    return finish(p1.problem, { signers: p1.signers, head: p1.hashes.length ? toHex(p1.hashes[p1.hashes.length - 1]) : null, trust: trusted ? 'trusted_key' : 'given_keys' });
+    const more = { signers: p1.signers, head: p1.hashes.length ? toHex(p1.hashes[p1.hashes.length - 1]) : null, trust: trusted ? 'trusted_key' : 'given_keys', player_signatures_verified: 0 };
+    if (p1.problem) return finish(p1.problem, more);
+    // Player signatures, when the records start at the hand's first event (its seats' keys).
+    const b0 = recs[0].event.body;
+    if (firstSeq === 0 && b0.type === 'hand_started') {
+      for (const r of recs) {
+        const e = r.event;
+        if (!has(e, 'player_sig')) continue;
+        const seat = isObj(e.body.actor) ? e.body.actor.seat : null;
+        const s = seat === null ? null : b0.seats[seat];
+        if (e.body.type !== 'action' || !s || !has(s, 'public_key')) return finish(new Problem(e.seq, 'player_signature', 'a player signature only on an action by a seat with a key', 'one elsewhere', seat), more);
+        const pub = fromHex(s.public_key);
+        if (e.player_sig.key_id !== keyIdOf(pub) || !verifyStrict(pub, fromHex(e.player_sig.sig), playerMessage(e))) {
+          return finish(new Problem(e.seq, 'player_signature', 'a player signature that verifies', 'one that does not', seat), more);
+        }
+        more.player_signatures_verified++;
+      }
+    }
+    return finish(null, more);
   } catch (e) {
     return finish(new Problem(null, 'unreadable', 'records the verifier can judge', `internal error: ${e && e.message}`));
   }

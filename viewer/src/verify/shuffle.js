@@ -2,6 +2,7 @@
 // commitment (§2), deck seed (§3), ChaCha20 keystream (§4), uniform (§5), Fisher–Yates (§6),
 // cards and deck ids (§7), seed chains (§12).
 import { chacha20 } from '@noble/ciphers/chacha.js';
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { concat, enc, sha256, tag, u32be, utf8 } from './bytes.js';
 
 export const SHUFFLE_VERSION = 1;
@@ -154,11 +155,23 @@ export function shuffleCards(cards, seed) {
 /** One step down the chain: c_{i−1} = SHA-256(tag || u32be(i) || c_i). */
 export const chainStep = (i, c) => sha256(CHAIN_TAG, u32be(i), c);
 
-/** Walks c_position down `steps` steps (to c_{position−steps}). */
+/**
+ * Walks c_position down `steps` steps (to c_{position−steps}): up to a million hashes for a
+ * single bundle, so one 64-byte preimage buffer is reused (tag, position, chain seed).
+ */
 export function chainWalk(c, position, steps) {
-  let x = c;
-  for (let i = position; i > position - steps; i--) x = chainStep(i, x);
-  return x;
+  const buf = new Uint8Array(CHAIN_TAG.length + 4 + 32);
+  buf.set(CHAIN_TAG, 0);
+  const at = CHAIN_TAG.length;
+  buf.set(c, at + 4);
+  for (let i = position; i > position - steps; i--) {
+    buf[at] = (i >>> 24) & 0xff;
+    buf[at + 1] = (i >>> 16) & 0xff;
+    buf[at + 2] = (i >>> 8) & 0xff;
+    buf[at + 3] = i & 0xff;
+    buf.set(nobleSha256(buf), at + 4);
+  }
+  return buf.slice(at + 4);
 }
 
 /** The server seed of shuffle j of the hand whose chain seed is c. */
