@@ -1,6 +1,10 @@
 (() => {
   var __defProp = Object.defineProperty;
   var __defNormalProp = (obj, key, value) => key in obj ? __defProp(obj, key, { enumerable: true, configurable: true, writable: true, value }) : obj[key] = value;
+  var __export = (target, all) => {
+    for (var name in all)
+      __defProp(target, name, { get: all[name], enumerable: true });
+  };
   var __publicField = (obj, key, value) => __defNormalProp(obj, typeof key !== "symbol" ? key + "" : key, value);
 
   // src/verify/json.js
@@ -346,11 +350,11 @@
   }
   var fromNumH = (n2) => n2 / 2 ** 32 | 0;
   var fromNumL = (n2) => n2 >>> 0;
-  function setU64FromNum(view, byteOffset, n2, isLE2) {
+  function setU64FromNum(view4, byteOffset, n2, isLE2) {
     const h2 = fromNumH(n2);
     const l = fromNumL(n2);
-    view.setUint32(byteOffset, isLE2 ? l : h2, isLE2);
-    view.setUint32(byteOffset + 4, isLE2 ? h2 : l, isLE2);
+    view4.setUint32(byteOffset, isLE2 ? l : h2, isLE2);
+    view4.setUint32(byteOffset + 4, isLE2 ? h2 : l, isLE2);
   }
   var shrSH = (h2, _l, s) => h2 >>> s;
   var shrSL = (h2, l, s) => h2 << 32 - s | l >>> s;
@@ -557,7 +561,7 @@
     update(data) {
       aexists(this);
       abytes(data);
-      const { view, buffer, blockLen } = this;
+      const { view: view4, buffer, blockLen } = this;
       const len = data.length;
       let processed = false;
       for (let pos = 0; pos < len; ) {
@@ -573,7 +577,7 @@
         this.pos += take;
         pos += take;
         if (this.pos === blockLen) {
-          this.process(view, 0);
+          this.process(view4, 0);
           this.pos = 0;
           processed = true;
         }
@@ -587,18 +591,18 @@
       aexists(this);
       aoutput(out, this);
       this.finished = true;
-      const { buffer, view, blockLen, isLE: isLE2 } = this;
+      const { buffer, view: view4, blockLen, isLE: isLE2 } = this;
       let { pos } = this;
       buffer[pos++] = 128;
       buffer.fill(0, pos);
       if (this.padOffset > blockLen - pos) {
-        this.process(view, 0);
+        this.process(view4, 0);
         buffer.fill(0);
       }
-      setU64FromNum(view, blockLen - 8, this.length * 8, isLE2);
-      this.process(view, 0);
+      setU64FromNum(view4, blockLen - 8, this.length * 8, isLE2);
+      this.process(view4, 0);
       this.roundClean();
-      const oview = out === buffer ? view : createView(out);
+      const oview = out === buffer ? view4 : createView(out);
       const len = this.outputLen;
       const outLen = len / 4;
       const state2 = this.get();
@@ -768,9 +772,9 @@
       (to || (to = new this.constructor())).set(...this.get());
       return this._cloneIntoMeta(to);
     }
-    process(view, offset) {
+    process(view4, offset) {
       for (let i = 0; i < 16; i++, offset += 4)
-        SHA256_W[i] = view.getUint32(offset, false);
+        SHA256_W[i] = view4.getUint32(offset, false);
       for (let i = 16; i < 64; i++) {
         const W15 = SHA256_W[i - 15];
         const W2 = SHA256_W[i - 2];
@@ -972,10 +976,10 @@
       (to || (to = new this.constructor())).set(...this.get());
       return this._cloneIntoMeta(to);
     }
-    process(view, offset) {
+    process(view4, offset) {
       for (let i = 0; i < 16; i++, offset += 4) {
-        SHA512_W_H[i] = view.getUint32(offset);
-        SHA512_W_L[i] = view.getUint32(offset += 4);
+        SHA512_W_H[i] = view4.getUint32(offset);
+        SHA512_W_L[i] = view4.getUint32(offset += 4);
       }
       for (let i = 16; i < 80; i++) {
         const W15h = SHA512_W_H[i - 15] | 0;
@@ -1273,12 +1277,12 @@
       digits.push(Number(power & _15n));
       power >>= _4n;
     }
-    const table = new Array(16);
-    table[0] = _1n2;
-    table[1] = d;
+    const table2 = new Array(16);
+    table2[0] = _1n2;
+    table2[1] = d;
     for (let i = 2; i < 16; i++)
-      table[i] = table[i - 1] * d % modulo;
-    let p = table[digits[digits.length - 1]];
+      table2[i] = table2[i - 1] * d % modulo;
+    let p = table2[digits[digits.length - 1]];
     for (let w = digits.length - 2; w >= 0; w--) {
       p = p * p % modulo;
       p = p * p % modulo;
@@ -1286,7 +1290,7 @@
       p = p * p % modulo;
       const digit = digits[w];
       if (digit !== 0)
-        p = p * table[digit] % modulo;
+        p = p * table2[digit] % modulo;
     }
     return p;
   }
@@ -1381,15 +1385,15 @@
       Q /= _2n;
       S++;
     }
-    let Z = _2n;
+    let Z2 = _2n;
     const _Fp = Field(P);
-    while (FpLegendre(_Fp, Z) === 1) {
-      if (Z++ > 1e3)
+    while (FpLegendre(_Fp, Z2) === 1) {
+      if (Z2++ > 1e3)
         throw new Error("Cannot find square root: probably non-prime P");
     }
     if (S === 1)
       return sqrt3mod4;
-    let cc = _Fp.pow(Z, Q);
+    let cc = _Fp.pow(Z2, Q);
     const Q1div2 = (Q + _1n2) / _2n;
     return function tonelliSlow(Fp2, n2) {
       const F = Fp2;
@@ -1675,11 +1679,11 @@
     validateField(pc.Fp);
     validateField(pc.Fn);
   }
-  function normalizeZ(c, points) {
+  function normalizeZ(c, points2) {
     validatePointCons(c);
-    validateMSMPoints(points, c);
-    const invertedZs = FpInvertBatch(c.Fp, points.map((p) => p.Z));
-    return points.map((p, i) => c.fromAffine(p.toAffine(invertedZs[i])));
+    validateMSMPoints(points2, c);
+    const invertedZs = FpInvertBatch(c.Fp, points2.map((p) => p.Z));
+    return points2.map((p, i) => c.fromAffine(p.toAffine(invertedZs[i])));
   }
   function validateW(W, bits, min = 1) {
     if (!Number.isSafeInteger(W) || W < min || W > bits)
@@ -1703,9 +1707,9 @@
     }
     return randomBytes4;
   }
-  function validateMSMPoints(points, c) {
-    aarray(points, "points");
-    points.forEach((p, i) => {
+  function validateMSMPoints(points2, c) {
+    aarray(points2, "points");
+    points2.forEach((p, i) => {
       if (!(p instanceof c))
         throw new Error("invalid point at index " + i);
     });
@@ -1931,10 +1935,10 @@
       const W = FW_WINDOW;
       const size = 1 << W;
       const mask = bitMask(W);
-      const table = new Array(size);
-      table[0] = this.ZERO;
+      const table2 = new Array(size);
+      table2[0] = this.ZERO;
       for (let i = 1; i < size; i++)
-        table[i] = table[i - 1].add(point);
+        table2[i] = table2[i - 1].add(point);
       const windows = Math.ceil(bits / W);
       let acc = this.ZERO;
       for (let window2 = windows - 1; window2 >= 0; window2--) {
@@ -1942,9 +1946,9 @@
           for (let d = 0; d < W; d++)
             acc = acc.double();
         const digit = Number(n2 >> BigInt(window2 * W) & mask);
-        let sel = table[0];
+        let sel = table2[0];
         for (let i = 1; i < size; i++)
-          sel = i === digit ? table[i] : sel;
+          sel = i === digit ? table2[i] : sel;
         acc = acc.add(sel);
       }
       return { p: acc, f: acc };
@@ -1990,14 +1994,14 @@
       return getWindowSize(point) !== 1;
     }
   };
-  function mulAddUnsafe(c, points, scalars, allowOversized = false) {
+  function mulAddUnsafe(c, points2, scalars, allowOversized = false) {
     validatePointCons(c);
-    validateMSMPoints(points, c);
+    validateMSMPoints(points2, c);
     abool(allowOversized, "allowOversized");
     validateMSMScalars(scalars, c.Fn, allowOversized ? c.Fn.ORDER ** _4n2 : void 0);
-    if (points.length !== scalars.length)
+    if (points2.length !== scalars.length)
       throw new Error("arrays of points and scalars must have equal length");
-    const tables = points.map((p) => oddMultiples(p, 4));
+    const tables = points2.map((p) => oddMultiples(p, 4));
     const digits = scalars.map((n2) => wnafDigits(n2, 4));
     return wnafWalk(c.ZERO, tables, digits);
   }
@@ -2053,8 +2057,8 @@
     const x2 = Fp2.sqr(x);
     const y2 = Fp2.sqr(y);
     const left = Fp2.add(Fp2.mul(CURVE.a, x2), y2);
-    const right = Fp2.add(Fp2.ONE, Fp2.mul(CURVE.d, Fp2.mul(x2, y2)));
-    return Fp2.eql(left, right);
+    const right3 = Fp2.add(Fp2.ONE, Fp2.mul(CURVE.d, Fp2.mul(x2, y2)));
+    return Fp2.eql(left, right3);
   }
   function edwards(params, extraOpts = {}) {
     validateObject(extraOpts, {}, {}, "extraOpts");
@@ -2095,14 +2099,14 @@
         throw new Error("EdwardsPoint expected");
     }
     const _Point = class _Point {
-      constructor(X, Y, Z, T) {
+      constructor(X, Y, Z2, T) {
         __publicField(this, "X");
         __publicField(this, "Y");
         __publicField(this, "Z");
         __publicField(this, "T");
         this.X = acoord("x", X);
         this.Y = acoord("y", Y);
-        this.Z = acoord("z", Z, true);
+        this.Z = acoord("z", Z2, true);
         this.T = acoord("t", T);
         Object.freeze(this);
       }
@@ -2169,18 +2173,18 @@
         const { a, d } = CURVE;
         if (p.is0())
           throw new Error("bad point: ZERO");
-        const { X, Y, Z, T } = p;
+        const { X, Y, Z: Z2, T } = p;
         const X2 = Fp2.sqr(X);
         const Y2 = Fp2.sqr(Y);
-        const Z2 = Fp2.sqr(Z);
-        const Z4 = Fp2.sqr(Z2);
+        const Z22 = Fp2.sqr(Z2);
+        const Z4 = Fp2.sqr(Z22);
         const aX2 = Fp2.mul(X2, a);
-        const left = Fp2.mul(Fp2.add(aX2, Y2), Z2);
-        const right = Fp2.add(Z4, Fp2.mul(d, Fp2.mul(X2, Y2)));
-        if (!Fp2.eql(left, right))
+        const left = Fp2.mul(Fp2.add(aX2, Y2), Z22);
+        const right3 = Fp2.add(Z4, Fp2.mul(d, Fp2.mul(X2, Y2)));
+        if (!Fp2.eql(left, right3))
           throw new Error("bad point: equation left != right (1)");
         const XY = Fp2.mul(X, Y);
-        const ZT = Fp2.mul(Z, T);
+        const ZT = Fp2.mul(Z2, T);
         if (!Fp2.eql(XY, ZT))
           throw new Error("bad point: equation left != right (2)");
       }
@@ -2287,13 +2291,13 @@
         let iz = invertedZ;
         if (iz != null && typeof iz !== "bigint")
           throw new TypeError('"invertedZ" expected bigint, got type=' + typeof iz);
-        const { X, Y, Z } = p;
+        const { X, Y, Z: Z2 } = p;
         const is0 = p.is0();
         if (iz == null)
-          iz = is0 ? Fp2.create(_8n2) : Fp2.inv(Z);
+          iz = is0 ? Fp2.create(_8n2) : Fp2.inv(Z2);
         const x = Fp2.mul(X, iz);
         const y = Fp2.mul(Y, iz);
-        const zz = Fp2.mul(Z, iz);
+        const zz = Fp2.mul(Z2, iz);
         if (is0)
           return { x: Fp2.ZERO, y: Fp2.ONE };
         if (!Fp2.eql(zz, Fp2.ONE))
@@ -2329,7 +2333,7 @@
     __publicField(_Point, "Fp", Fp2);
     __publicField(_Point, "Fn", Fn);
     let Point2 = _Point;
-    const normalize = (points) => normalizeZ(Point2, points);
+    const normalize = (points2) => normalizeZ(Point2, points2);
     const wnaf = new ScalarMultiplier(Point2, randomBytes4);
     if (wnaf.bits >= 6)
       Point2.BASE.precompute(6);
@@ -2587,9 +2591,22 @@
       return null;
     }
   }
+  var keyCache = /* @__PURE__ */ new Map();
+  function keyPoint(pub) {
+    const id = String.fromCharCode(...pub);
+    let A = keyCache.get(id);
+    if (A === void 0) {
+      A = decodePoint(pub);
+      if (A && !A.isSmallOrder()) A.precompute(8, false);
+      if (keyCache.size > 64) keyCache.clear();
+      keyCache.set(id, A);
+    }
+    return A;
+  }
   function verifyStrict(pub, sig, msg) {
     if (!(sig instanceof Uint8Array) || sig.length !== 64) return false;
-    const A = decodePoint(pub);
+    if (!(pub instanceof Uint8Array) || pub.length !== 32) return false;
+    const A = keyPoint(pub);
     if (!A) return false;
     const rBytes = sig.subarray(0, 32);
     const R = decodePoint(rBytes);
@@ -3017,11 +3034,19 @@
     const permutation = fisherYates(cards.length, ks);
     return { permutation, order: permutation.map((p) => cards[p]), wordsUsed: ks.used };
   }
-  var chainStep = (i, c) => sha2562(CHAIN_TAG, u32be(i), c);
   function chainWalk(c, position, steps) {
-    let x = c;
-    for (let i = position; i > position - steps; i--) x = chainStep(i, x);
-    return x;
+    const buf = new Uint8Array(CHAIN_TAG.length + 4 + 32);
+    buf.set(CHAIN_TAG, 0);
+    const at = CHAIN_TAG.length;
+    buf.set(c, at + 4);
+    for (let i = position; i > position - steps; i--) {
+      buf[at] = i >>> 24 & 255;
+      buf[at + 1] = i >>> 16 & 255;
+      buf[at + 2] = i >>> 8 & 255;
+      buf[at + 3] = i & 255;
+      buf.set(sha256(buf), at + 4);
+    }
+    return buf.slice(at + 4);
   }
   var chainServerSeed = (c, j) => sha2562(CHAIN_SERVER_SEED_TAG, c, u32be(j));
 
@@ -3883,7 +3908,7 @@
   }
   var ENGINE_NOTE = "the rules and settlement (the engine re-run) are not checked by this verifier: they come from the server's verdict";
   async function verifyRecords(records, opts = {}) {
-    const only = ["format", "chain", "signatures"];
+    const only = ["format", "chain", "signatures", "player_signatures"];
     const finish = (problem, more = {}) => {
       const checks = buildChecks(problem, {}).filter((c) => only.includes(c.id));
       return { ok: problem === null, checks, first_problem: checks.find((c) => c.ok === false) ?? null, ...more };
@@ -3925,7 +3950,24 @@
         return finish(new Problem(firstSeq, "signer", "a service key to check against (opts.keys or opts.trustedKeys)", "none given"));
       }
       const p1 = integrityPass({ hand, keys, records: recs, trusted, firstSeq, firstPrev, checkBundleKeys: false });
-      return finish(p1.problem, { signers: p1.signers, head: p1.hashes.length ? toHex(p1.hashes[p1.hashes.length - 1]) : null, trust: trusted ? "trusted_key" : "given_keys" });
+      const more = { signers: p1.signers, head: p1.hashes.length ? toHex(p1.hashes[p1.hashes.length - 1]) : null, trust: trusted ? "trusted_key" : "given_keys", player_signatures_verified: 0 };
+      if (p1.problem) return finish(p1.problem, more);
+      const b0 = recs[0].event.body;
+      if (firstSeq === 0 && b0.type === "hand_started") {
+        for (const r of recs) {
+          const e = r.event;
+          if (!has2(e, "player_sig")) continue;
+          const seat2 = isObj2(e.body.actor) ? e.body.actor.seat : null;
+          const s = seat2 === null ? null : b0.seats[seat2];
+          if (e.body.type !== "action" || !s || !has2(s, "public_key")) return finish(new Problem(e.seq, "player_signature", "a player signature only on an action by a seat with a key", "one elsewhere", seat2), more);
+          const pub = fromHex(s.public_key);
+          if (e.player_sig.key_id !== keyIdOf(pub) || !verifyStrict(pub, fromHex(e.player_sig.sig), playerMessage(e))) {
+            return finish(new Problem(e.seq, "player_signature", "a player signature that verifies", "one that does not", seat2), more);
+          }
+          more.player_signatures_verified++;
+        }
+      }
+      return finish(null, more);
     } catch (e) {
       return finish(new Problem(null, "unreadable", "records the verifier can judge", `internal error: ${e && e.message}`));
     }
@@ -4114,11 +4156,1155 @@
     return walkToAnchor();
   }
 
-  // src/ui/games-shim.js
-  function stepViews() {
-    const e = new Error("no in-browser engine in this build");
-    e.code = "unsupported_game";
-    throw e;
+  // src/games/bist-o-yek.js
+  var bist_o_yek_exports = {};
+  __export(bist_o_yek_exports, {
+    actionText: () => actionText,
+    endText: () => endText,
+    evolve: () => evolve,
+    init: () => init,
+    points: () => points,
+    shuffleText: () => shuffleText,
+    total: () => total,
+    view: () => view
+  });
+
+  // src/games/zones.js
+  var NOBODY = Object.freeze({ everyone: false, seats: 0 });
+  var EVERYONE = Object.freeze({ everyone: true, seats: 0 });
+  var seenBy = (seat2) => ({ everyone: false, seats: 2 ** seat2 });
+  var seenAnd = (s, seat2) => ({ everyone: s.everyone, seats: s.seats | 2 ** seat2 });
+  var seenByViewer = (s, viewer) => viewer === "all" || s.everyone || typeof viewer === "object" && viewer !== null && (s.seats & 2 ** viewer.seat) !== 0;
+  var KIND_ORDER = { stock: 0, hand: 1, pile: 2, table: 3, trick: 4, won: 5, discard: 6, out: 7 };
+  var Z = {
+    stock: "stock",
+    hand: (s) => `hand:${s}`,
+    pile: (n2) => `pile:${n2}`,
+    table: "table",
+    trick: "trick",
+    won: (s) => `won:${s}`,
+    discard: "discard",
+    out: "out"
+  };
+  var zoneKey = (z) => {
+    const [k, n2] = z.split(":");
+    return [KIND_ORDER[k], n2 === void 0 ? -1 : Number(n2)];
+  };
+  var cmpZone = (a, b) => {
+    const [ka, na] = zoneKey(a);
+    const [kb, nb] = zoneKey(b);
+    return ka - kb || na - nb;
+  };
+  var sameRef = (a, b) => a.shuffle === b.shuffle && a.pos === b.pos;
+  var Zones = class {
+    constructor() {
+      this.z = /* @__PURE__ */ new Map();
+    }
+    list(zone) {
+      if (!this.z.has(zone)) this.z.set(zone, []);
+      return this.z.get(zone);
+    }
+    cards(zone) {
+      return this.z.get(zone) ?? [];
+    }
+    len(zone) {
+      return this.cards(zone).length;
+    }
+    zoneIds() {
+      return [...this.z.keys()].sort(cmpZone);
+    }
+    install(zone, shuffle, order, seen) {
+      const l = this.list(zone);
+      order.forEach((face, pos) => l.push({ r: { shuffle, pos }, face, seen }));
+    }
+    find(r) {
+      for (const z of this.zoneIds()) {
+        const p = this.cards(z).find((c) => sameRef(c.r, r));
+        if (p) return { zone: z, card: p };
+      }
+      return null;
+    }
+    get(zone, r) {
+      return this.cards(zone).find((c) => sameRef(c.r, r)) ?? null;
+    }
+    moveCard(from, r, to, seen) {
+      const l = this.cards(from);
+      const i = l.findIndex((c2) => sameRef(c2.r, r));
+      if (i < 0) return null;
+      const [c] = l.splice(i, 1);
+      c.seen = seen;
+      this.list(to).push(c);
+      return c;
+    }
+    moveTop(from, n2, to, seen) {
+      const l = this.cards(from);
+      if (l.length < n2) return null;
+      const taken = l.splice(0, n2);
+      for (const c of taken) c.seen = seen;
+      this.list(to).push(...taken);
+      return taken;
+    }
+    moveAll(from, to, seen) {
+      return this.moveTop(from, this.len(from), to, seen) ?? [];
+    }
+    setSeenWith(r, f) {
+      for (const z of this.zoneIds()) {
+        const c = this.cards(z).find((x) => sameRef(x.r, r));
+        if (c) {
+          c.seen = f(c.seen);
+          return true;
+        }
+      }
+      return false;
+    }
+    reveal(r) {
+      return this.setSeenWith(r, () => EVERYONE);
+    }
+    showTo(r, seat2) {
+      return this.setSeenWith(r, (s) => seenAnd(s, seat2));
+    }
+    setSeenAll(zone, seen) {
+      for (const c of this.cards(zone)) c.seen = seen;
+    }
+    relabel(zone, shuffle, order, seen) {
+      const l = this.list(zone);
+      l.length = 0;
+      order.forEach((face, pos) => l.push({ r: { shuffle, pos }, face, seen }));
+    }
+    reshuffleAll(zone, shuffle, order, seen) {
+      this.z.clear();
+      this.install(zone, shuffle, order, seen);
+    }
+    /** The core's generic view: every zone with a card, each card with its face where the viewer may see it. */
+    view(viewer) {
+      return this.zoneIds().filter((z) => this.len(z) > 0).map((z) => ({ ...zoneJson(z), cards: this.zoneView(z, viewer) }));
+    }
+    zoneView(zone, viewer) {
+      return this.cards(zone).map((p) => cardViewCore(p, viewer));
+    }
+  };
+  function zoneJson(z) {
+    const [k, n2] = z.split(":");
+    return n2 === void 0 ? { zone: k } : { zone: k, of: Number(n2) };
+  }
+  function cardViewCore(p, viewer) {
+    const v = { ref: { shuffle: p.r.shuffle, pos: p.r.pos } };
+    if (seenByViewer(p.seen, viewer)) v.face = p.face;
+    return v;
+  }
+  var viewerJson = (v) => typeof v === "object" ? { seat: v.seat } : v;
+
+  // src/games/text.js
+  var FA_DIGITS = "۰۱۲۳۴۵۶۷۸۹";
+  var faNum = (n2) => String(n2).replace(/[0-9]/g, (d) => FA_DIGITS[d]);
+  var RANK_EN = { J: "jack", Q: "queen", K: "king", A: "ace" };
+  var SUIT_EN = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  var RANK_FA = { J: "سرباز", Q: "بی‌بی", K: "شاه", A: "تک" };
+  var SUIT_FA = { S: "پیک", H: "دل", D: "خشت", C: "خاج" };
+  function cardEn(c) {
+    if (c === "BJ") return "black joker";
+    if (c === "CJ") return "coloured joker";
+    const r = c.slice(0, -1);
+    return `${RANK_EN[r] ?? r} of ${SUIT_EN[c.slice(-1)]} (${c})`;
+  }
+  function cardFa(c) {
+    if (c === "BJ") return "ژوکر سیاه";
+    if (c === "CJ") return "ژوکر رنگی";
+    const r = c.slice(0, -1);
+    return `${RANK_FA[r] ?? faNum(r)} ${SUIT_FA[c.slice(-1)]}`;
+  }
+  var suitEn = (s) => SUIT_EN[s] ?? s;
+  var suitFa = (s) => SUIT_FA[s] ?? s;
+  function seatName(seats, seat2) {
+    const p = seats?.[seat2]?.player;
+    return {
+      en: p ? `${p} (seat ${seat2})` : `seat ${seat2}`,
+      fa: p ? `${p} (صندلی ${faNum(seat2)})` : `صندلی ${faNum(seat2)}`
+    };
+  }
+  var GAME_FA = { "bist-o-yek": "بیست و یک", hokm: "حکم", bluff: "بلوف", shelem: "شلم", ghahve: "قهوه", pasur: "پاسور", "haft-khabis": "هفت خبیث", sheytoonak: "شیطونک" };
+  function dealerText(body, seats, actionText4, shuffleText4, endText4) {
+    switch (body.type) {
+      case "hand_started":
+        return {
+          en: `Hand ${body.hand_no} of ${body.game} starts at ${body.table} (${body.seats.length} seats); the dealer commits to shuffle 0`,
+          fa: `دست ${faNum(body.hand_no)} ${GAME_FA[body.game] ?? body.game} با ${faNum(body.seats.length)} بازیکن شروع شد؛ تعهد بُر ۰ منتشر شد`
+        };
+      case "client_seed": {
+        const w = seatName(seats, body.seat);
+        return { en: `${w.en} adds a seed to shuffle ${body.shuffle}`, fa: `${w.fa} دانه‌ای به بُر ${faNum(body.shuffle)} افزود` };
+      }
+      case "shuffled":
+        if (shuffleText4) {
+          const t2 = shuffleText4(body, seats);
+          if (t2) return t2;
+        }
+        return {
+          en: `Shuffle ${body.shuffle} is used (${body.reason}, ${body.cards} cards)`,
+          fa: `بُر ${faNum(body.shuffle)} زده شد (${faNum(body.cards)} برگ)`
+        };
+      case "shuffle_committed":
+        return { en: `The dealer commits to shuffle ${body.shuffle}`, fa: `تعهد بُر ${faNum(body.shuffle)} منتشر شد` };
+      case "action":
+        return actionText4(body, seats);
+      case "private_action": {
+        const w = body.actor === "service" ? { en: "The service", fa: "سرویس" } : seatName(seats, body.actor.seat);
+        return { en: `${w.en} makes a secret choice`, fa: `${w.fa} انتخابی پنهان کرد` };
+      }
+      case "hand_ended": {
+        const t2 = endText4 ? endText4(body.outcome, seats) : null;
+        return t2 ? { en: `The hand is over: ${t2.en}`, fa: `دست تمام شد: ${t2.fa}` } : { en: "The hand is over", fa: "دست تمام شد" };
+      }
+      case "abandoned":
+        return { en: `The hand is abandoned: ${body.reason}`, fa: `دست رها شد: ${body.reason}` };
+      case "seeds_revealed":
+        return { en: `The dealer reveals the seeds of ${body.seeds.length} shuffle(s): every deck can be checked`, fa: `دانه‌های ${faNum(body.seeds.length)} بُر فاش شد: هر دسته قابل بررسی است` };
+      default:
+        return { en: body.type, fa: body.type };
+    }
+  }
+
+  // src/games/bist-o-yek.js
+  var DECK_SIZE = 36;
+  var STOCK = Z.stock;
+  var DISCARD = Z.discard;
+  var BANKER_UP = Z.table;
+  var hiddenZone = (b) => Z.hand(b);
+  var waitingZone = (s) => Z.pile(s);
+  var duelZone = (p) => Z.hand(p);
+  function points(card) {
+    const r = card.slice(0, -1);
+    return { 6: 6, 7: 7, 8: 8, 9: 9, 10: 10, J: 2, Q: 3, K: 4, A: 11 }[r] ?? 0;
+  }
+  function total(cards) {
+    const aces = cards.filter((c) => c.startsWith("A")).length;
+    if (cards.length === 2 && aces === 2) return 21;
+    return cards.reduce((a, c) => a + points(c), 0);
+  }
+  var sat = (x) => Math.max(0, x);
+  function init(start2) {
+    const m = start2.match_state;
+    return {
+      rules: start2.rules,
+      seats: m.seats,
+      turn: m.turn,
+      balance: [...m.balances],
+      bank: 0,
+      stake: 0,
+      escrow: [],
+      banker: null,
+      candidate: m.candidate,
+      declines: m.declines,
+      khabar: false,
+      round: 0,
+      shuffles: 0,
+      zones: new Zones(),
+      queue: [],
+      carried: false,
+      duel: null,
+      phase: { name: "bank_offer" },
+      taken: null,
+      end: null
+    };
+  }
+  var bal = (s, seat2) => s.balance[seat2] ?? 0;
+  var betLimits = (s) => {
+    const lo = Math.min(s.rules.min_bet, s.bank);
+    const hi = s.rules.max_bet === "whole_bank" ? s.bank : Math.min(s.bank, s.rules.max_bet.fixed);
+    return [lo, hi];
+  };
+  var stakeCap = (s) => s.rules.max_bet === "whole_bank" ? null : s.rules.max_bet.fixed;
+  var threshold = (s) => s.rules.khabar_multiple * s.stake;
+  var exposure = (s) => s.escrow.reduce((a, x) => a + x.amount, 0);
+  var hidden = (s) => s.banker === null ? null : s.zones.cards(hiddenZone(s.banker))[0] ?? null;
+  var duelCards = (s) => s.duel ? s.zones.cards(duelZone(s.duel.player)) : [];
+  function draw(s, to, seen) {
+    s.zones.moveTop(STOCK, 1, to, seen);
+  }
+  function discard(s, at) {
+    const f = s.zones.find(at);
+    if (!f || f.zone === STOCK || f.zone === DISCARD) return;
+    if (s.banker !== null && f.zone === hiddenZone(s.banker)) s.carried = false;
+    s.zones.moveCard(f.zone, at, DISCARD, f.card.seen);
+  }
+  function evolve(s, e, order) {
+    switch (e.type) {
+      case "bank_declined":
+        s.declines = e.declines;
+        break;
+      case "bank_offered":
+        s.candidate = e.candidate;
+        s.declines = e.declines;
+        break;
+      case "bank_accepted":
+        s.balance[e.banker] = sat(bal(s, e.banker) - e.stake);
+        s.bank += e.stake;
+        s.stake = e.stake;
+        s.banker = e.banker;
+        s.declines = 0;
+        break;
+      case "phase":
+        s.phase = e.phase;
+        break;
+      case "shuffled":
+        if (order) {
+          if (e.reason !== "restock") {
+            s.carried = false;
+            if (s.shuffles === 0) s.zones.install(STOCK, e.shuffle, order, NOBODY);
+            else s.zones.reshuffleAll(STOCK, e.shuffle, order, NOBODY);
+          } else {
+            s.zones.relabel(DISCARD, e.shuffle, order, NOBODY);
+            s.zones.moveAll(DISCARD, STOCK, NOBODY);
+          }
+        }
+        s.shuffles = e.shuffle + 1;
+        break;
+      case "khabar_announced":
+        s.khabar = true;
+        break;
+      case "round_dealt":
+        s.round = e.round;
+        s.queue = [...e.queue];
+        break;
+      case "hidden_dealt":
+        if (s.banker !== null) {
+          draw(s, hiddenZone(s.banker), seenBy(s.banker));
+          s.carried = false;
+        }
+        break;
+      case "waiting_dealt":
+        draw(s, waitingZone(e.seat), seenBy(e.seat));
+        break;
+      case "player_skipped": {
+        const i = s.queue.indexOf(e.seat);
+        if (i >= 0) s.queue.splice(i, 1);
+        break;
+      }
+      case "duel_opened": {
+        const i = s.queue.indexOf(e.player);
+        if (i >= 0) s.queue.splice(i, 1);
+        s.duel = { player: e.player, swap_offered: false, side_open: false };
+        break;
+      }
+      case "swap_offered":
+        if (s.duel) s.duel.swap_offered = true;
+        break;
+      case "swapped":
+        discard(s, e.card);
+        break;
+      case "first_card":
+        s.zones.moveCard(waitingZone(e.seat), e.card, duelZone(e.seat), seenBy(e.seat));
+        break;
+      case "player_card_dealt":
+        draw(s, duelZone(e.seat), e.face !== void 0 ? EVERYONE : seenBy(e.seat));
+        break;
+      case "card_exposed":
+        if (s.zones.get(duelZone(e.seat), e.card)) s.zones.reveal(e.card);
+        break;
+      case "bet_placed":
+        s.balance[e.seat] = sat(bal(s, e.seat) - e.amount);
+        s.escrow.push({ seat: e.seat, amount: e.amount, main: true });
+        break;
+      case "side_bets_opened":
+        if (s.duel) s.duel.side_open = true;
+        break;
+      case "side_bets_closed":
+        if (s.duel) s.duel.side_open = false;
+        break;
+      case "side_bet_placed":
+        s.balance[e.seat] = sat(bal(s, e.seat) - e.amount);
+        s.escrow.push({ seat: e.seat, amount: e.amount, main: false });
+        break;
+      case "hidden_revealed":
+        if (s.banker !== null) {
+          s.zones.moveAll(hiddenZone(s.banker), BANKER_UP, EVERYONE);
+          s.carried = false;
+        }
+        break;
+      case "banker_drew":
+        draw(s, BANKER_UP, EVERYONE);
+        break;
+      case "hand_shown":
+        s.zones.setSeenAll(duelZone(e.seat), EVERYONE);
+        break;
+      case "settled": {
+        const i = s.escrow.findIndex((x) => x.seat === e.seat);
+        if (i >= 0) s.escrow.splice(i, 1);
+        if (e.seat < s.balance.length) s.balance[e.seat] += e.escrow_to_owner + e.bank_to_owner;
+        s.bank = sat(s.bank + e.escrow_to_bank - e.bank_to_owner);
+        break;
+      }
+      case "banker_card_carried":
+        if (hidden(s)) s.carried = true;
+        break;
+      case "discarded":
+        for (const c of e.cards) discard(s, c);
+        break;
+      case "duel_closed":
+        s.duel = null;
+        break;
+      case "bank_taken":
+        s.bank = sat(s.bank - e.amount);
+        if (e.banker < s.balance.length) s.balance[e.banker] += e.amount;
+        s.taken = e.amount;
+        break;
+      case "turn_ended":
+        s.end = e.reason;
+        s.khabar = false;
+        s.queue = [];
+        s.phase = { name: "turn_over" };
+        break;
+      case "match_ended":
+        s.end = e.reason;
+        s.queue = [];
+        s.phase = { name: "match_over" };
+        break;
+      default:
+        break;
+    }
+  }
+  function sideBetOk(s, seat2) {
+    const d = s.duel;
+    if (!d || !s.rules.side_bets || !d.side_open || seat2 >= s.seats || seat2 === s.banker || seat2 === d.player || s.escrow.some((x) => x.seat === seat2)) return false;
+    const min = s.rules.min_bet;
+    let max = Math.min(bal(s, seat2), sat(s.bank - exposure(s)));
+    const cap = stakeCap(s);
+    if (cap !== null) max = Math.min(max, cap);
+    return min <= max;
+  }
+  function canAct(s, actor2) {
+    const seat2 = actor2 !== "service" && actor2 < s.seats ? actor2 : null;
+    const is = (who2) => seat2 !== null && who2 !== null && seat2 === who2;
+    const p = s.duel ? s.duel.player : null;
+    switch (s.phase.name) {
+      case "bank_offer":
+        return actor2 === "service" || is(s.candidate);
+      case "round_start":
+        return actor2 === "service" || is(s.banker);
+      case "swap_decision":
+      case "face_choice":
+      case "banker_turn":
+        return is(s.banker);
+      case "await_bet": {
+        if (!is(p)) return false;
+        const [lo, hi] = betLimits(s);
+        return lo <= Math.min(hi, bal(s, seat2));
+      }
+      case "player_turn":
+        if (is(p)) return true;
+        return seat2 !== null && sideBetOk(s, seat2);
+      case "await_suz":
+        return is(p);
+      default:
+        return false;
+    }
+  }
+  function toAct(s) {
+    if (s.phase.name === "await_shuffle") return [];
+    const n2 = s.phase.name;
+    const main = n2 === "bank_offer" ? s.candidate : ["round_start", "swap_decision", "face_choice", "banker_turn"].includes(n2) ? s.banker : ["await_bet", "player_turn", "await_suz"].includes(n2) ? s.duel ? s.duel.player : null : null;
+    const out = [];
+    if (main !== null && canAct(s, main)) out.push({ seat: main });
+    for (let i = 0; i < s.seats; i++) if (i !== main && canAct(s, i)) out.push({ seat: i });
+    if (canAct(s, "service")) out.push("service");
+    return out;
+  }
+  var cardView = (p, viewer) => {
+    const v = { card: { ...p.r }, face_up: p.seen.everyone };
+    if (seenByViewer(p.seen, viewer)) v.face = p.face;
+    return v;
+  };
+  function view(s, viewer = "all") {
+    const waiting = [];
+    for (let seat2 = 0; seat2 < s.seats; seat2++) {
+      const p = s.zones.cards(waitingZone(seat2))[0];
+      if (p) waiting.push({ seat: seat2, card: cardView(p, viewer) });
+    }
+    const v = {
+      viewer: viewerJson(viewer),
+      turn: s.turn,
+      round: s.round,
+      phase: s.phase,
+      to_act: toAct(s),
+      balances: [...s.balance],
+      bank: s.bank,
+      stake: s.stake,
+      banker: s.banker,
+      candidate: s.candidate,
+      declines: s.declines,
+      khabar: s.khabar
+    };
+    if (s.banker !== null) {
+      v.khabar_threshold = threshold(s);
+      const [lo, hi] = betLimits(s);
+      v.bet_limits = { lo, hi };
+    }
+    v.escrow = s.escrow.map((x) => ({ ...x }));
+    v.queue = [...s.queue];
+    v.waiting = waiting;
+    const h2 = hidden(s);
+    if (h2) v.hidden = { card: cardView(h2, viewer), carried: s.carried };
+    if (s.duel) {
+      const hand = duelCards(s);
+      const whole = hand.every((p) => seenByViewer(p.seen, viewer));
+      v.duel = { player: s.duel.player, cards: hand.map((p) => cardView(p, viewer)) };
+      if (whole && hand.length > 0) v.duel.total = total(hand.map((p) => p.face));
+      v.duel.side_open = s.duel.side_open;
+      v.duel.swap_offered = s.duel.swap_offered;
+    }
+    const up = s.zones.cards(BANKER_UP);
+    v.banker_cards = up.map((p) => cardView(p, viewer));
+    if (up.length > 0 && up.every((p) => seenByViewer(p.seen, viewer))) v.banker_total = total(up.map((p) => p.face));
+    v.stock = s.zones.len(STOCK);
+    v.discard = s.shuffles === 0 ? DECK_SIZE : s.zones.len(DISCARD);
+    v.discard_seen = s.zones.cards(DISCARD).filter((p) => p.seen.everyone).map((p) => p.face);
+    return v;
+  }
+  var money = (n2) => n2.toLocaleString("en-US");
+  var moneyFa = (n2) => n2.toLocaleString("fa-IR");
+  function actionText(body, seats) {
+    const a = body.action;
+    const who2 = body.actor === "service" ? { en: "The service", fa: "سرویس" } : seatName(seats, body.actor.seat);
+    const eff = (t2) => body.effects.filter((e) => e.type === t2);
+    const shown = (e) => ({ en: cardEn(e.face), fa: cardFa(e.face) });
+    switch (a.type) {
+      case "accept_bank": {
+        const st = eff("bank_accepted")[0]?.stake ?? 0;
+        return { en: `${who2.en} takes the bank, posting ${money(st)} toman`, fa: `${who2.fa} بانکدار شد و ${moneyFa(st)} تومان بانک گذاشت` };
+      }
+      case "decline_bank":
+        return { en: `${who2.en} declines the bank`, fa: `${who2.fa} بانک را قبول نکرد` };
+      case "announce_khabar":
+        return { en: `${who2.en} announces bank khabar: one more round`, fa: `${who2.fa} بانک خبر داد: یک دور دیگر` };
+      case "deal":
+        return { en: `${who2.en} deals the round`, fa: `${who2.fa} دست را پخش کرد` };
+      case "swap":
+        return { en: `${who2.en} swaps his face-down card`, fa: `${who2.fa} برگ زیرش را عوض کرد` };
+      case "keep":
+        return { en: `${who2.en} keeps his face-down card`, fa: `${who2.fa} برگ زیرش را نگه داشت` };
+      case "bet":
+        return { en: `${who2.en} bets ${money(a.amount)} toman`, fa: `${who2.fa} ${moneyFa(a.amount)} تومان خواند` };
+      case "side_bet":
+        return { en: `${who2.en} side-bets ${money(a.amount)} toman`, fa: `${who2.fa} ${moneyFa(a.amount)} تومان کنار گذاشت` };
+      case "hit": {
+        const up = eff("player_card_dealt").find((e) => e.face);
+        if (up) return { en: `${who2.en} hits: ${shown(up).en}, face up`, fa: `${who2.fa} برگ خواست: ${shown(up).fa}، رو` };
+        return { en: `${who2.en} hits`, fa: `${who2.fa} برگ خواست` };
+      }
+      case "stand":
+        return { en: `${who2.en} stands`, fa: `${who2.fa} ایستاد` };
+      case "deal_face_up":
+        return { en: `${who2.en} deals the next card face up`, fa: `${who2.fa} برگ بعدی را رو داد` };
+      case "deal_face_down":
+        return { en: `${who2.en} deals the next card face down`, fa: `${who2.fa} برگ بعدی را به پشت داد` };
+      case "announce_suz":
+        return { en: `${who2.en} says suz: over 21`, fa: `${who2.fa} گفت سوختم` };
+      case "banker_hit": {
+        const d = eff("banker_drew")[0];
+        return d ? { en: `${who2.en} draws ${shown(d).en}`, fa: `${who2.fa} برگ کشید: ${shown(d).fa}` } : { en: `${who2.en} draws`, fa: `${who2.fa} برگ کشید` };
+      }
+      case "banker_stand": {
+        const t2 = eff("banker_stood")[0]?.total;
+        return { en: `${who2.en} stands${t2 !== void 0 ? ` at ${t2}` : ""}`, fa: `${who2.fa} ایستاد${t2 !== void 0 ? ` با ${t2.toLocaleString("fa-IR")}` : ""}` };
+      }
+      case "end_match":
+        return { en: `${who2.en} ends the match`, fa: `${who2.fa} بازی را تمام کرد` };
+      default:
+        return { en: `${who2.en}: ${a.type}`, fa: `${who2.fa}: ${a.type}` };
+    }
+  }
+  function shuffleText(body) {
+    const k = body.shuffle;
+    if (body.reason === "restock") {
+      return { en: `The stock ran out: the ${body.cards} discards are shuffled into a new stock (shuffle ${k})`, fa: `دسته تمام شد: ${faNumLocal(body.cards)} برگ سوخته بُر خورد و دسته تازه شد (بُر ${faNumLocal(k)})` };
+    }
+    const why = { new_turn: ["a new banker's turn", "دست تازه بانکدار"], khabar: ["after bank khabar", "پس از بانک خبر"], round: ["a new round", "دور تازه"] }[body.reason] ?? [body.reason, body.reason];
+    return { en: `All ${body.cards} cards are shuffled for ${why[0]} (shuffle ${k})`, fa: `هر ${faNumLocal(body.cards)} برگ برای ${why[1]} بُر خورد (بُر ${faNumLocal(k)})` };
+  }
+  var faNumLocal = (n2) => String(n2).replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
+  function endText(o, seats) {
+    if (!o || !Array.isArray(o.net)) return null;
+    const sign = (n2) => n2 > 0 ? `+${n2}` : `${n2}`;
+    const en = o.net.map((n2, i) => `${seatName(seats, i).en} ${sign(n2)}`).join(", ");
+    const fa2 = o.net.map((n2, i) => `${seatName(seats, i).fa} ${n2 > 0 ? "+" : n2 < 0 ? "−" : ""}${Math.abs(n2).toLocaleString("fa-IR")}`).join("، ");
+    return { en: `${en} toman`, fa: `${fa2} تومان` };
+  }
+
+  // src/games/hokm.js
+  var hokm_exports = {};
+  __export(hokm_exports, {
+    actionText: () => actionText2,
+    endText: () => endText2,
+    evolve: () => evolve2,
+    init: () => init2,
+    shuffleText: () => shuffleText2,
+    view: () => view2
+  });
+  var DRAW_PILE = Z.pile(0);
+  var WITHHELD = Z.pile(1);
+  var DRAWN = Z.table;
+  var MAX_SCORE = 1e4;
+  var clone = (v) => JSON.parse(JSON.stringify(v));
+  var place = (s, t2) => Math.max(0, t2.indexOf(s));
+  var plus = (s, k, t2) => t2.length ? t2[(place(s, t2) + k) % Math.max(1, t2.length)] : s;
+  var right = (s, t2) => plus(s, 1, t2);
+  var dealerOf = (h2, t2) => plus(h2, Math.max(0, t2.length - 1), t2);
+  var cutterOf = (h2, t2) => plus(h2, Math.max(0, t2.length - 2), t2);
+  var sides = (n2) => n2 === 4 ? 2 : n2;
+  var sideOf = (seat2, t2) => t2.length === 4 ? place(seat2, t2) % 2 === 1 ? 1 : 0 : seat2;
+  function init2(start2) {
+    const m = start2.match_state;
+    const n2 = m.seats;
+    return {
+      rules: start2.rules,
+      n: n2,
+      now: clone(m),
+      zones: new Zones(),
+      shuffles: 0,
+      phase: { name: "await_shuffle", reason: m.hakem !== null && m.hakem !== void 0 ? "deal" : "draw" },
+      hakem: m.hakem ?? null,
+      draw_seats: [],
+      deal_shuffle: null,
+      deck_len: 0,
+      cut: 0,
+      redeals: 0,
+      trump: null,
+      method: null,
+      leader: m.hakem ?? 0,
+      won: new Array(n2).fill(0),
+      bam: null,
+      peeked: false,
+      result: null,
+      gained: new Array(sides(n2)).fill(0)
+    };
+  }
+  var table = (s) => s.now.seating;
+  var add2 = (v, i, p) => {
+    if (i < v.length) v[i] = Math.min(v[i] + p, MAX_SCORE);
+  };
+  function moveKeepingSeen(s, from, to) {
+    for (const p of [...s.zones.cards(from)]) s.zones.moveCard(from, p.r, to, p.seen);
+  }
+  function evolve2(s, e, order) {
+    switch (e.type) {
+      case "shuffled":
+        if (order) s.zones.install(e.reason === "draw" ? DRAW_PILE : Z.stock, e.shuffle, order, NOBODY);
+        if (e.reason === "deal") {
+          s.deal_shuffle = e.shuffle;
+          s.deck_len = e.cards;
+          s.cut = 0;
+        }
+        s.shuffles = e.shuffle + 1;
+        break;
+      case "draw_card":
+        s.zones.moveCard(DRAW_PILE, e.card.card, DRAWN, EVERYONE);
+        s.draw_seats.push(e.seat);
+        break;
+      case "reseated":
+        s.now.seating = [...e.seating];
+        break;
+      case "method_called":
+        s.method = e.method;
+        break;
+      case "hakem_set":
+        s.hakem = e.seat;
+        s.leader = e.seat;
+        break;
+      case "cut_applied":
+        s.zones.moveTop(Z.stock, e.k, Z.stock, NOBODY);
+        s.cut = e.k;
+        break;
+      case "dealt":
+        for (const r of e.cards) s.zones.moveCard(Z.stock, r, Z.hand(e.seat), seenBy(e.seat));
+        break;
+      case "withheld":
+        for (const r of e.cards) s.zones.moveCard(Z.stock, r, WITHHELD, NOBODY);
+        break;
+      case "released":
+        for (const r of e.cards) s.zones.moveCard(WITHHELD, r, Z.hand(e.seat), seenBy(e.seat));
+        break;
+      case "revealed":
+        for (const c of e.cards) {
+          if (s.zones.get(Z.stock, c.card)) s.zones.moveCard(Z.stock, c.card, Z.hand(e.seat), EVERYONE);
+          else s.zones.reveal(c.card);
+        }
+        break;
+      case "trump_fixed":
+        s.trump = e.suit;
+        s.method = e.method;
+        break;
+      case "deal_annulled":
+        s.redeals = e.redeals;
+        for (let i = 0; i < s.n; i++) moveKeepingSeen(s, Z.hand(i), Z.out);
+        moveKeepingSeen(s, WITHHELD, Z.out);
+        moveKeepingSeen(s, Z.stock, Z.out);
+        s.deal_shuffle = null;
+        s.trump = null;
+        s.method = null;
+        break;
+      case "discarded":
+        for (const r of e.cards) s.zones.moveCard(Z.hand(e.seat), r, Z.discard, seenBy(e.seat));
+        break;
+      case "offered":
+        for (const r of e.cards) s.zones.showTo(r, e.seat);
+        break;
+      case "drawn":
+        s.zones.moveCard(Z.stock, e.kept, Z.hand(e.seat), seenBy(e.seat));
+        s.zones.moveCard(Z.stock, e.burned, Z.out, e.burned_seen_by === void 0 ? NOBODY : seenBy(e.burned_seen_by));
+        break;
+      case "peeked":
+        for (const r of e.cards) s.zones.showTo(r, e.seat);
+        s.peeked = true;
+        break;
+      case "played":
+        s.zones.moveCard(Z.hand(e.seat), e.card.card, Z.trick, EVERYONE);
+        break;
+      case "trick_won":
+        s.zones.moveAll(Z.trick, Z.won(e.seat), EVERYONE);
+        if (e.seat < s.won.length) s.won[e.seat] += 1;
+        s.leader = e.seat;
+        break;
+      case "bam_chosen":
+        if (e.play_on) s.bam = sideOf(e.seat, table(s));
+        break;
+      case "hand_won":
+        add2(s.now.scores, e.side, e.points);
+        add2(s.gained, e.side, e.points);
+        s.result = [e.side, e.kind];
+        break;
+      case "penalty_awarded":
+        for (const side of e.sides) {
+          add2(s.now.scores, side, e.points);
+          add2(s.gained, side, e.points);
+        }
+        break;
+      case "deuce_started":
+        s.now.deuce = true;
+        break;
+      case "round_won":
+        if (e.side < s.now.rounds.length) s.now.rounds[e.side] = Math.min(s.now.rounds[e.side] + 1, 3);
+        s.now.scores = s.now.scores.map(() => 0);
+        s.now.deuce = false;
+        break;
+      case "match_won":
+        s.now.over = true;
+        s.now.winner = e.side;
+        break;
+      case "next_hakem":
+        s.now.hakem = e.seat;
+        break;
+      case "phase":
+        s.phase = e.phase;
+        break;
+      default:
+        break;
+    }
+  }
+  var drawer = (s, turn) => {
+    const h2 = s.hakem ?? 0;
+    return turn % 2 === 1 ? h2 : right(h2, table(s));
+  };
+  var toPlay = (s) => plus(s.leader, s.zones.len(Z.trick), table(s));
+  function mainActor(s) {
+    const h2 = s.hakem;
+    if (h2 === null) return null;
+    switch (s.phase.name) {
+      case "awaiting_cut":
+        return cutterOf(h2, table(s));
+      case "awaiting_trump":
+      case "fallback_trump":
+        return h2;
+      case "awaiting_discard":
+      case "awaiting_bam":
+        return s.phase.seat;
+      case "draw_turn":
+        return drawer(s, s.phase.turn);
+      case "awaiting_dealer_peek":
+        return dealerOf(h2, table(s));
+      case "playing":
+        return toPlay(s);
+      default:
+        return null;
+    }
+  }
+  function toAct2(s) {
+    if (s.phase.name === "await_shuffle") return [];
+    const out = [];
+    const m = mainActor(s);
+    if (m !== null) out.push({ seat: m });
+    if (!s.now.over && s.phase.name !== "hand_over") out.push("service");
+    return out;
+  }
+  function sideTricks(s) {
+    const v = new Array(sides(s.n)).fill(0);
+    s.won.forEach((w, i) => {
+      const k = sideOf(i, table(s));
+      if (k < v.length) v[k] += w;
+    });
+    return v;
+  }
+  function view2(s, viewer = "all") {
+    const drawnCards = s.zones.zoneView(DRAWN, viewer);
+    return {
+      viewer: viewerJson(viewer),
+      seats: s.n,
+      phase: s.phase,
+      to_act: toAct2(s),
+      awaiting_shuffle: s.phase.name === "await_shuffle",
+      hakem: s.hakem,
+      dealer: s.hakem === null ? null : dealerOf(s.hakem, table(s)),
+      trump: s.trump,
+      method: s.method,
+      cut: s.cut,
+      redeals: s.redeals,
+      leader: s.leader,
+      tricks_won: [...s.won],
+      side_tricks: sideTricks(s),
+      bam: s.bam,
+      trick: s.zones.zoneView(Z.trick, viewer),
+      drawn: s.draw_seats.slice(0, drawnCards.length).map((seat2, i) => ({ seat: seat2, card: drawnCards[i] })),
+      match: clone(s.now),
+      zones: s.zones.view(viewer)
+    };
+  }
+  function actionText2(body, seats) {
+    const a = body.action;
+    const who2 = body.actor === "service" ? { en: "The service", fa: "سرویس" } : seatName(seats, body.actor.seat);
+    const eff = (t2) => body.effects.filter((e) => e.type === t2);
+    switch (a.type) {
+      case "cut":
+        return { en: `${who2.en} cuts the deck at ${a.k}`, fa: `${who2.fa} دسته را از ${faNum(a.k)} کپ کرد` };
+      case "declare_trump":
+        return { en: `${who2.en} declares ${suitEn(a.suit)} trump`, fa: `${who2.fa} ${suitFa(a.suit)} را حکم کرد` };
+      case "request_ten_low_redeal":
+        return { en: `${who2.en} asks for a redeal (ten low)`, fa: `${who2.fa} درخواست پخش دوباره کرد (۱۰ لو کم)` };
+      case "call_sar_ghermez":
+        return { en: `${who2.en} calls sar-e ghermez`, fa: `${who2.fa} سر قرمز خواند` };
+      case "call_sar_siah":
+        return { en: `${who2.en} calls sar-e siah`, fa: `${who2.fa} سر سیاه خواند` };
+      case "call_barg_vasat":
+        return { en: `${who2.en} calls barg-e vasat`, fa: `${who2.fa} برگ وسط خواند` };
+      case "call_ya":
+        return { en: `${who2.en} calls ${suitEn(a.x)} or ${suitEn(a.y)}`, fa: `${who2.fa} یا ${suitFa(a.x)} یا ${suitFa(a.y)} خواند` };
+      case "discard":
+        return { en: `${who2.en} lays away ${a.cards.length} cards`, fa: `${who2.fa} ${faNum(a.cards.length)} برگ کنار گذاشت` };
+      case "keep_first":
+        return { en: `${who2.en} keeps the first card`, fa: `${who2.fa} برگ اول را برداشت` };
+      case "take_second":
+        return { en: `${who2.en} takes the second card`, fa: `${who2.fa} برگ دوم را برداشت` };
+      case "choose_final":
+        return { en: `${who2.en} chooses a last card`, fa: `${who2.fa} برگ آخر را انتخاب کرد` };
+      case "peek_partner_packet":
+        return { en: `${who2.en} looks at the partner's packet ${a.round}`, fa: `${who2.fa} به دسته یارش نگاه کرد` };
+      case "decline_peek":
+        return { en: `${who2.en} does not look`, fa: `${who2.fa} نگاه نکرد` };
+      case "play": {
+        const p = eff("played")[0];
+        const won = eff("trick_won")[0];
+        let en = p ? `${who2.en} plays the ${cardEn(p.card.face)}` : `${who2.en} plays`;
+        let fa2 = p ? `${who2.fa} ${cardFa(p.card.face)} بازی کرد` : `${who2.fa} بازی کرد`;
+        if (won) {
+          const w = seatName(seats, won.seat);
+          en += `; ${w.en} takes the trick`;
+          fa2 += `؛ دست را ${w.fa} برد`;
+        }
+        const hw = eff("hand_won")[0];
+        if (hw) {
+          en += `; side ${hw.side} wins the hand (${hw.kind}, ${hw.points} points)`;
+          fa2 += `؛ تیم ${faNum(hw.side)} دست را برد${hw.kind === "kot" ? " (کوت)" : ""}`;
+        }
+        return { en, fa: fa2 };
+      }
+      case "continue_for_bam":
+        return { en: `${who2.en} plays on for bam`, fa: `${who2.fa} برای بام ادامه داد` };
+      case "end_hand":
+        return { en: `${who2.en} ends the hand`, fa: `${who2.fa} دست را تمام کرد` };
+      case "award_cheating_penalty":
+        return { en: `${who2.en} awards a cheating penalty against seat ${a.offender}`, fa: `${who2.fa} جریمه تقلب برای صندلی ${faNum(a.offender)} داد` };
+      default:
+        return { en: `${who2.en}: ${a.type}`, fa: `${who2.fa}: ${a.type}` };
+    }
+  }
+  function shuffleText2(body, seats) {
+    if (body.reason === "draw") {
+      const draws = body.effects.filter((e) => e.type === "draw_card");
+      const hakem = body.effects.find((e) => e.type === "hakem_set");
+      const h2 = hakem ? seatName(seats, hakem.seat) : null;
+      return {
+        en: `Cards are drawn for hakem: ${draws.map((d) => `seat ${d.seat} ${d.card.face}`).join(", ")}${h2 ? `; ${h2.en} is hakem` : ""}`,
+        fa: `برای حاکم برگ کشیدند: ${draws.map((d) => `صندلی ${faNum(d.seat)} ${cardFa(d.card.face)}`).join("، ")}${h2 ? `؛ ${h2.fa} حاکم شد` : ""}`
+      };
+    }
+    return { en: `The deck is shuffled for the deal (${body.cards} cards, shuffle ${body.shuffle})`, fa: `دسته برای پخش بُر خورد (${faNum(body.cards)} برگ)` };
+  }
+  function endText2(o) {
+    if (!o || o.winner === void 0 || o.winner === null) return null;
+    const kot = o.kind && o.kind !== "plain" ? ` (${o.kind})` : "";
+    const kotFa = o.kind === "kot" ? " (کوت)" : o.kind === "por_kot" ? " (پر کوت)" : "";
+    const tricks = Array.isArray(o.tricks) ? o.tricks.join("–") : "";
+    return { en: `side ${o.winner} wins, tricks ${tricks}${kot}`, fa: `تیم ${faNum(o.winner)} برد، دست‌ها ${faNum(tricks)}${kotFa}` };
+  }
+
+  // src/games/bluff.js
+  var bluff_exports = {};
+  __export(bluff_exports, {
+    actionText: () => actionText3,
+    endText: () => endText3,
+    evolve: () => evolve3,
+    init: () => init3,
+    shuffleText: () => shuffleText3,
+    view: () => view3
+  });
+  var PILE = Z.pile(0);
+  var right2 = (seat2, n2) => (seat2 + 1) % n2;
+  function init3(start2) {
+    const m = start2.match_state;
+    return {
+      rules: start2.rules,
+      seats: m.seats,
+      dealer: m.dealer,
+      zones: new Zones(),
+      shuffles: 0,
+      phase: { name: "deal" },
+      pile: [],
+      round_rank: null,
+      ended_round_rank: null,
+      lead_reason: "hand_start",
+      lead_count: 0,
+      played_this_round: [],
+      window_open: false,
+      requests: [],
+      pending_out: null,
+      out_order: [],
+      turn: right2(m.dealer, m.seats),
+      last_challenge: null,
+      thief: null
+    };
+  }
+  function evolve3(s, e, order) {
+    switch (e.type) {
+      case "shuffled":
+        if (e.reason === "deal" && order) s.zones.install(Z.stock, e.shuffle, order, NOBODY);
+        s.shuffles = e.shuffle + 1;
+        break;
+      case "dealt":
+        for (const r of e.cards) s.zones.moveCard(Z.stock, r, Z.hand(e.seat), seenBy(e.seat));
+        break;
+      case "set_aside":
+        for (const r of e.cards) s.zones.moveCard(Z.stock, r, Z.out, NOBODY);
+        break;
+      case "play_started":
+        s.phase = { name: "play" };
+        s.turn = e.starter;
+        s.lead_reason = "hand_start";
+        break;
+      case "played":
+        for (const r of e.cards) s.zones.moveCard(Z.hand(e.seat), r, PILE, seenBy(e.seat));
+        s.pile.push({ seat: e.seat, rank: e.rank, cards: e.cards.map((r) => ({ ...r })), lead: e.lead });
+        if (e.lead) {
+          s.round_rank = e.rank;
+          s.ended_round_rank = null;
+          s.lead_count = e.count;
+          s.played_this_round = [e.seat];
+        } else {
+          s.played_this_round.push(e.seat);
+        }
+        s.window_open = true;
+        s.requests = [];
+        break;
+      case "passed":
+        s.window_open = false;
+        s.requests = [];
+        s.played_this_round.push(e.seat);
+        break;
+      case "out_pending":
+        s.pending_out = e.seat;
+        break;
+      case "went_out":
+        s.out_order.push(e.seat);
+        s.pending_out = null;
+        break;
+      case "back_in":
+        s.pending_out = null;
+        break;
+      case "turn":
+        s.turn = e.seat;
+        break;
+      case "round_lapped":
+        s.ended_round_rank = e.rank;
+        s.round_rank = null;
+        s.lead_reason = "after_lap";
+        s.played_this_round = [];
+        break;
+      case "challenge_requested":
+        s.requests.push(e.by);
+        break;
+      case "not_challenged":
+        s.window_open = false;
+        s.requests = [];
+        break;
+      case "challenged":
+        for (const c of e.cards) s.zones.reveal(c.card);
+        s.window_open = false;
+        s.last_challenge = { challenger: e.challenger, challenged: e.seat, rank: e.rank, count: e.cards.length, truthful: e.truthful, taker: e.taker };
+        break;
+      case "pile_taken":
+        s.zones.moveAll(PILE, Z.hand(e.seat), seenBy(e.seat));
+        s.pile = [];
+        s.round_rank = null;
+        s.ended_round_rank = null;
+        s.played_this_round = [];
+        s.lead_reason = "after_challenge";
+        s.window_open = false;
+        s.requests = [];
+        break;
+      case "phase":
+        s.phase = e.phase;
+        break;
+      case "relabelled":
+        if (order) s.zones.relabel(Z.hand(e.seat), e.shuffle, order, seenBy(e.seat));
+        s.shuffles = e.shuffle + 1;
+        s.phase = { name: "play" };
+        break;
+      case "hand_ended":
+        s.thief = e.thief;
+        s.phase = { name: "over" };
+        s.window_open = false;
+        s.requests = [];
+        break;
+      default:
+        break;
+    }
+  }
+  var held = (s, seat2) => s.zones.len(Z.hand(seat2));
+  var lastPlay = (s) => s.window_open ? s.pile[s.pile.length - 1] ?? null : null;
+  var mayRequest = (s, seat2) => {
+    const lp = lastPlay(s);
+    return s.phase.name === "play" && seat2 < s.seats && seat2 !== s.turn && held(s, seat2) > 0 && !s.requests.includes(seat2) && lp !== null && lp.seat !== seat2;
+  };
+  function toAct3(s) {
+    if (s.phase.name !== "play") return [];
+    const out = [{ seat: s.turn }];
+    for (let i = 0; i < s.seats; i++) if (mayRequest(s, i)) out.push({ seat: i });
+    return out;
+  }
+  var sameRef2 = (a, b) => a.shuffle === b.shuffle && a.pos === b.pos;
+  function view3(s, viewer = "all") {
+    const pileCards = s.zones.zoneView(PILE, viewer);
+    const v = {
+      viewer: viewerJson(viewer),
+      seats: s.seats,
+      dealer: s.dealer,
+      phase: s.phase,
+      to_act: toAct3(s)
+    };
+    if (s.phase.name === "play" || s.phase.name === "relabel") v.turn = s.turn;
+    Object.assign(v, {
+      round_rank: s.round_rank,
+      ended_round_rank: s.ended_round_rank,
+      lead_reason: s.lead_reason,
+      played_this_round: [...s.played_this_round],
+      window_open: s.window_open,
+      requests: [...s.requests]
+    });
+    if (s.pending_out !== null) v.pending_out = s.pending_out;
+    v.out_order = [...s.out_order];
+    if (s.last_challenge) v.last_challenge = { ...s.last_challenge };
+    v.hands = [...Array(s.seats).keys()].map((seat2) => ({ seat: seat2, count: held(s, seat2), cards: s.zones.zoneView(Z.hand(seat2), viewer) }));
+    v.pile_size = s.zones.len(PILE);
+    v.pile = s.pile.map((p) => ({ seat: p.seat, rank: p.rank, count: p.cards.length, lead: p.lead, cards: pileCards.filter((c) => p.cards.some((r) => sameRef2(r, c.ref))) }));
+    v.set_aside = s.zones.zoneView(Z.out, viewer);
+    if (s.thief !== null) v.thief = s.thief;
+    return v;
+  }
+  var RANK_FA2 = { J: "سرباز", Q: "بی‌بی", K: "شاه", A: "تک" };
+  var rankFa = (r) => RANK_FA2[r] ?? faNum(r);
+  var RANK_EN2 = { J: "jacks", Q: "queens", K: "kings", A: "aces" };
+  var rankEn = (r) => RANK_EN2[r] ?? `${r}s`;
+  function actionText3(body, seats) {
+    const a = body.action;
+    const who2 = body.actor === "service" ? { en: "The service", fa: "سرویس" } : seatName(seats, body.actor.seat);
+    const eff = (t2) => body.effects.filter((e) => e.type === t2);
+    const played = eff("played")[0];
+    const ch = eff("challenged")[0];
+    if (played) {
+      return {
+        en: `${who2.en} puts down ${played.count} card(s), saying "${played.count} ${rankEn(played.rank)}"`,
+        fa: `${who2.fa} ${faNum(played.count)} برگ گذاشت و گفت «${faNum(played.count)} تا ${rankFa(played.rank)}»`
+      };
+    }
+    if (ch) {
+      const faces = ch.cards.map((c) => c.face);
+      const taker = seatName(seats, ch.taker);
+      return {
+        en: `${who2.en} calls bluff: ${faces.map(cardEn).join(", ")}; ${ch.truthful ? "it was true" : "it was a bluff"}, ${taker.en} takes the pile`,
+        fa: `${who2.fa} اعلام بلوف کرد: ${faces.map(cardFa).join("، ")}؛ ${ch.truthful ? "راست بود" : "بلوف بود"} و ${taker.fa} همه برگ‌ها را برداشت`
+      };
+    }
+    switch (a.type) {
+      case "no_challenge":
+        return { en: `${who2.en} lets it pass`, fa: `${who2.fa} اعلام بلوف نکرد` };
+      case "request_challenge":
+        return { en: `${who2.en} asks the next player to call bluff`, fa: `${who2.fa} از نفر بعد خواست اعلام بلوف کند` };
+      case "pass":
+        return { en: `${who2.en} passes`, fa: `${who2.fa} رد کرد` };
+      default:
+        return { en: `${who2.en}: ${a.type}`, fa: `${who2.fa}: ${a.type}` };
+    }
+  }
+  function shuffleText3(body, seats) {
+    const rl = body.effects.find((e) => e.type === "relabelled");
+    if (rl) {
+      const w = seatName(seats, rl.seat);
+      return { en: `${w.en}'s ${rl.cards} cards are shuffled anew, so no one can follow the cards seen in the pile`, fa: `${faNum(rl.cards)} برگ ${w.fa} دوباره بُر خورد تا برگ‌های دیده‌شده دنبال نشوند` };
+    }
+    return { en: `The cards are shuffled and dealt (${body.cards} cards)`, fa: `برگ‌ها بُر خورد و پخش شد (${faNum(body.cards)} برگ)` };
+  }
+  var TITLE_FA = { king: "شاه", vizier: "وزیر", executioner: "جلاد", thief: "دزد" };
+  function endText3(o, seats) {
+    if (!o || !Array.isArray(o.order) || !Array.isArray(o.titles)) return null;
+    return {
+      en: o.order.map((seat2) => `${seatName(seats, seat2).en} ${o.titles[seat2] ?? ""}`.trim()).join(", "),
+      fa: o.order.map((seat2) => `${seatName(seats, seat2).fa} ${TITLE_FA[o.titles[seat2]] ?? o.titles[seat2] ?? ""}`.trim()).join("، ")
+    };
+  }
+
+  // src/games/index.js
+  var MODELS = {
+    "bist-o-yek": bist_o_yek_exports,
+    hokm: hokm_exports,
+    bluff: bluff_exports
+  };
+  var SUPPORTED_GAMES = Object.keys(MODELS);
+  function stepViews(bundle, decks) {
+    const b = typeof bundle === "string" ? parseStrict(bundle) : bundle;
+    const records = b?.records ?? [];
+    const start2 = records[0]?.event?.body;
+    const game = start2?.game ?? b?.game;
+    const model = Object.prototype.hasOwnProperty.call(MODELS, game) ? MODELS[game] : null;
+    if (!model) {
+      const e = new Error(`no table model for the game ${JSON.stringify(game)}`);
+      e.code = "unsupported_game";
+      e.game = game;
+      throw e;
+    }
+    const orders = decks ?? verifyBundleSync(b).decks;
+    const seats = start2.seats;
+    let s = null;
+    const out = [];
+    for (const r of records) {
+      const e = r.event;
+      const body = e.body;
+      if (body.type === "hand_started") s = model.init(body, seats);
+      else if (s && body.type === "shuffled") {
+        const order = orders[body.shuffle];
+        for (const x of body.effects) model.evolve(s, x, order ?? null);
+      } else if (s && body.type === "action") {
+        for (const x of body.effects) model.evolve(s, x, null);
+      }
+      out.push({ seq: e.seq, view: s ? model.view(s, "all") : null, text: dealerText(body, seats, model.actionText, model.shuffleText, model.endText) });
+    }
+    return out;
   }
 
   // src/ui/dom.js
@@ -4381,8 +5567,8 @@
     bluff: { en: "Bluff", fa: "بلوف" },
     sheytoonak: { en: "Sheytoonak", fa: "شیطونک" }
   };
-  var SUIT_FA = { S: "پیک", H: "دل", D: "خشت", C: "گشنیز" };
-  var SUIT_EN = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  var SUIT_FA2 = { S: "پیک", H: "دل", D: "خشت", C: "گشنیز" };
+  var SUIT_EN2 = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
   function gameName(game, lang) {
     return GAME_NAMES[game]?.[lang] ?? String(game);
   }
@@ -4393,7 +5579,7 @@
     if (lang === "fa") return name ? `${name} (جای ${fa(s)})` : `جای ${fa(s)}`;
     return name ? `${name} (seat ${s})` : `Seat ${s}`;
   }
-  function facesOf(view) {
+  function facesOf(view4) {
     const out = /* @__PURE__ */ new Map();
     const walk = (v) => {
       if (Array.isArray(v)) return v.forEach(walk);
@@ -4402,11 +5588,11 @@
       if (ref2 && typeof ref2 === "object" && "shuffle" in ref2 && typeof v.face === "string") out.set(`${ref2.shuffle}:${ref2.pos}`, v.face);
       for (const x of Object.values(v)) if (x && typeof x === "object") walk(x);
     };
-    walk(view);
+    walk(view4);
     return out;
   }
-  function cardsNamed(refs, view, lang) {
-    const faces = facesOf(view);
+  function cardsNamed(refs, view4, lang) {
+    const faces = facesOf(view4);
     const names = (refs || []).map((r) => {
       const f = r && faces.get(`${r.shuffle}:${r.pos}`);
       return f ? cardName(f, lang) : null;
@@ -4417,7 +5603,7 @@
   function n(lang, x) {
     return lang === "fa" ? fa(x) : String(x);
   }
-  function action(game, a, view, lang) {
+  function action(game, a, view4, lang) {
     const t2 = a?.type;
     const E = lang === "en";
     switch (t2) {
@@ -4458,7 +5644,7 @@
       case "cut":
         return E ? `cuts the deck at ${a.k}` : `دسته را از ${fa(a.k)} می‌بُرد`;
       case "declare_trump":
-        return E ? `declares trump (hokm): ${SUIT_EN[a.suit] ?? a.suit}` : `حکم را ${SUIT_FA[a.suit] ?? a.suit} می‌کند`;
+        return E ? `declares trump (hokm): ${SUIT_EN2[a.suit] ?? a.suit}` : `حکم را ${SUIT_FA2[a.suit] ?? a.suit} می‌کند`;
       case "request_ten_low_redeal":
         return E ? "asks for a redeal (ten low)" : "درخواست دوباره دادن می‌کند";
       case "call_sar_ghermez":
@@ -4468,7 +5654,7 @@
       case "call_barg_vasat":
         return E ? "calls barg vasat" : "برگِ وسط می‌خواند";
       case "call_ya":
-        return E ? `calls ya: ${SUIT_EN[a.x] ?? a.x} or ${SUIT_EN[a.y] ?? a.y}` : `یا می‌خواند: ${SUIT_FA[a.x] ?? a.x} یا ${SUIT_FA[a.y] ?? a.y}`;
+        return E ? `calls ya: ${SUIT_EN2[a.x] ?? a.x} or ${SUIT_EN2[a.y] ?? a.y}` : `یا می‌خواند: ${SUIT_FA2[a.x] ?? a.x} یا ${SUIT_FA2[a.y] ?? a.y}`;
       case "discard":
         return E ? `discards ${a.cards?.length ?? 0} card(s)` : `${fa(a.cards?.length ?? 0)} کارت می‌سوزاند`;
       case "keep_first":
@@ -4482,7 +5668,7 @@
       case "decline_peek":
         return E ? "declines to peek" : "نگاه نمی‌کند";
       case "play": {
-        const c = cardsNamed([a.card], view, lang);
+        const c = cardsNamed([a.card], view4, lang);
         return E ? `plays ${c ?? "a card"}` : `${c ?? "یک کارت"} بازی می‌کند`;
       }
       case "continue_for_bam":
@@ -4522,12 +5708,12 @@
     });
     return lang === "fa" ? ` نتیجه: ${parts.join("، ")}` : ` Result: ${parts.join(", ")}.`;
   }
-  function describe(record, { game, players, view } = {}) {
+  function describe(record, { game, players, view: view4 } = {}) {
     const out = {};
-    for (const lang of ["en", "fa"]) out[lang] = describeIn(record, { game, players, view }, lang);
+    for (const lang of ["en", "fa"]) out[lang] = describeIn(record, { game, players, view: view4 }, lang);
     return out;
   }
-  function describeIn(record, { game, players, view }, lang) {
+  function describeIn(record, { game, players, view: view4 }, lang) {
     const ev = record?.event ?? record;
     const b = ev?.body ?? {};
     const E = lang === "en";
@@ -4544,7 +5730,7 @@
         return E ? `Shuffle ${b.shuffle} is used: ${b.cards} cards in a committed order${m}.` : `بُرزدن ${fa(b.shuffle)} به کار می‌رود: ${fa(b.cards)} کارت به ترتیبی که از پیش تعهد شده${m}.`;
       }
       case "action":
-        return `${who(b.actor, players, lang)} ${action(game, b.action, view, lang)}.`.replace(/^(.)/, (c) => c);
+        return `${who(b.actor, players, lang)} ${action(game, b.action, view4, lang)}.`.replace(/^(.)/, (c) => c);
       case "private_action":
         return E ? `${who(b.actor, players, "en")} makes a private choice (${b.public?.type ?? "hidden"}), committed now and opened at the end.` : `${who(b.actor, players, "fa")} انتخابی پنهان می‌کند که اکنون تعهد و در پایان گشوده می‌شود.`;
       case "hand_ended":
@@ -4571,23 +5757,23 @@
     const seats = [];
     for (let s = 0; s < n2; s++) {
       const cards = [];
-      let total = null;
+      let total2 = null;
       const roles = [];
       if (v.banker === s) roles.push(t2.banker);
       else if (v.banker === null && v.candidate === s) roles.push(`${t2.banker}?`);
       for (const w of v.waiting ?? []) if (w.seat === s) cards.push(cardOf(w.card));
       if (v.duel && v.duel.player === s) {
         for (const c of v.duel.cards ?? []) cards.push(cardOf(c));
-        if (Number.isInteger(v.duel.total)) total = v.duel.total;
+        if (Number.isInteger(v.duel.total)) total2 = v.duel.total;
       }
       if (v.banker === s) {
         if (v.hidden) cards.push(cardOf(v.hidden.card));
         for (const c of v.banker_cards ?? []) cards.push(cardOf(c));
-        if (Number.isInteger(v.banker_total)) total = v.banker_total;
+        if (Number.isInteger(v.banker_total)) total2 = v.banker_total;
       }
       const lines = [[t2.balance, v.balances[s]]];
       for (const e of v.escrow ?? []) if (e.seat === s) lines.push([e.main ? t2.bet : t2.side_bet, e.amount]);
-      seats.push({ seat: s, cards, total, roles, lines, active: (v.to_act ?? []).some((a) => isSeat(a, s)) });
+      seats.push({ seat: s, cards, total: total2, roles, lines, active: (v.to_act ?? []).some((a) => isSeat(a, s)) });
     }
     const center = [
       [t2.bank, v.bank],
@@ -4660,23 +5846,23 @@
     const centerCards = [...zoneCards(v.zones, "table"), ...zoneCards(v.zones, "trick")].map((c) => ({ ...cardOf(c), up: true }));
     return { seats, center: [], centerCards, phase: v.phase?.name ?? (typeof v.phase === "string" ? v.phase : null) };
   }
-  function modelOf(game, view, t2) {
-    if (!view || typeof view !== "object") return null;
-    if (game === "bist-o-yek") return bistModel(view, t2);
-    if (game === "hokm") return hokmModel(view, t2);
-    if (game === "bluff") return bluffModel(view, t2);
-    return zonesModel(view);
+  function modelOf(game, view4, t2) {
+    if (!view4 || typeof view4 !== "object") return null;
+    if (game === "bist-o-yek") return bistModel(view4, t2);
+    if (game === "hokm") return hokmModel(view4, t2);
+    if (game === "bluff") return bluffModel(view4, t2);
+    return zonesModel(view4);
   }
-  function drawTable({ game, view, players = [], lang = "en", me = null }) {
+  function drawTable({ game, view: view4, players = [], lang = "en", me = null }) {
     const t2 = STRINGS[lang];
-    const m = modelOf(game, view, t2);
+    const m = modelOf(game, view4, t2);
     if (!m) return h("div.table.empty", t2.views_none);
     const n2 = m.seats.length;
     const order = m.order ?? [...Array(n2).keys()];
     const bottom = me !== null && order.includes(me) ? order.indexOf(me) : 0;
-    const table = h("div.table", { role: "group", "aria-label": lang === "fa" ? "میز" : "the table", dataset: { game, seats: String(n2) } });
+    const table2 = h("div.table", { role: "group", "aria-label": lang === "fa" ? "میز" : "the table", dataset: { game, seats: String(n2) } });
     const felt = h("div.felt");
-    table.append(felt);
+    table2.append(felt);
     for (const s of m.seats) {
       const p = (order.indexOf(s.seat) - bottom + n2) % n2;
       const a = 2 * Math.PI * p / Math.max(n2, 1);
@@ -4716,7 +5902,7 @@
       h("div.direction", { "aria-hidden": "true", title: lang === "fa" ? "جهت بازی" : "direction of play" }, "↺")
     );
     felt.append(center);
-    return table;
+    return table2;
   }
 
   // src/ui/panel.js
@@ -4988,8 +6174,8 @@
     };
     state.hands = [h0];
     state.match = null;
-    const place = readPlace();
-    const at = place.step === null ? -1 : h0.steps.findIndex((s) => s.seq === place.step);
+    const place2 = readPlace();
+    const at = place2.step === null ? -1 : h0.steps.findIndex((s) => s.seq === place2.step);
     state.stepIdx = at >= 0 ? at : Math.max(0, h0.steps.length - 1);
     state.loading = false;
     render();
@@ -5346,8 +6532,8 @@
     render();
   }
   async function start() {
-    const place = readPlace();
-    if (place.lang) state.lang = place.lang;
+    const place2 = readPlace();
+    if (place2.lang) state.lang = place2.lang;
     document.documentElement.lang = state.lang;
     document.documentElement.dir = STRINGS[state.lang].rtl ? "rtl" : "ltr";
     const embedded = document.getElementById("embedded-data");
@@ -5359,9 +6545,9 @@
       try {
         const data = JSON.parse(embedded.textContent);
         await openFile(data.file, data.native);
-        state.handIdx = place.hand !== null ? Math.min(Math.max(place.hand - 1, 0), state.hands.length - 1) : 0;
+        state.handIdx = place2.hand !== null ? Math.min(Math.max(place2.hand - 1, 0), state.hands.length - 1) : 0;
         const hand = current();
-        const i = place.step !== null ? hand.steps.findIndex((s) => s.seq === place.step) : -1;
+        const i = place2.step !== null ? hand.steps.findIndex((s) => s.seq === place2.step) : -1;
         state.stepIdx = i >= 0 ? i : 0;
       } catch (e) {
         state.error = e.message;

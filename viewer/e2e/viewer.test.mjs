@@ -280,6 +280,9 @@ test('the replay page in Chromium', { timeout: 300000 }, async (t) => {
       await verified(page);
       for (const id of ['commitments', 'decks', 'chain', 'signatures']) assert.equal((await check(page, id)).ok, 'true', id);
       assert.equal(await page.locator('.panel .source').getAttribute('data-source'), 'none');
+      // The table from the in-browser engines (src/games), the same as the service's.
+      assert.equal(await page.locator('.views-source').getAttribute('data-source'), 'browser');
+      await checkTotal(page);
       await stepTo(page, betStep.step);
       assert.match(await page.locator('#step-text').textContent(), /bets/);
       await shot(page, 'dropped');
