@@ -2,7 +2,7 @@
 // @noble libraries included, one file), viewer.css and index.html. The output is
 // committed and must be reproducible: CI runs this again and `git diff --exit-code dist`.
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -10,9 +10,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, 'dist');
 mkdirSync(dist, { recursive: true });
 
-// The in-browser engines (src/games/) are written beside this page; until they exist the
-// page builds with a stand-in that draws no table for a dropped file.
-const games = existsSync(join(here, 'src/games/index.js')) ? join(here, 'src/games/index.js') : join(here, 'src/ui/games-shim.js');
+// The in-browser engines (src/games/), imported by the page as `viewer-games`.
+const games = join(here, 'src/games/index.js');
 const alias = {
   name: 'viewer-games',
   setup(b) {
