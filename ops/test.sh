@@ -10,8 +10,9 @@
 #  - runs the whole cargo workspace's tests (unit, property, end-to-end against
 #    PostgreSQL and the embedded store);
 #  - installs Debian's chromium (and chromium-driver) and the viewer's pinned Node
-#    packages if missing, and runs the replay page's end-to-end tests in headless
-#    Chromium (viewer/e2e; screenshots in viewer/e2e/artifacts/).
+#    packages if missing, runs the viewer's verifier and table-model tests (viewer/test)
+#    and the replay page's end-to-end tests in headless Chromium (viewer/e2e;
+#    screenshots in viewer/e2e/artifacts/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -163,4 +164,8 @@ if [ ! -d viewer/node_modules/playwright-core ] || [ ! -d viewer/node_modules/es
 fi
 # The binaries the browser tests start: built by the tests above already.
 cargo build --workspace --bins --locked
+# The in-browser verifier and table models against every vector and the replayer's own
+# verdicts and views (viewer/test; the replayer binary is required here).
+say "the viewer's verifier and table models (viewer/test)"
+(cd viewer && REQUIRE_REPLAYER=1 node --test test/)
 (cd viewer && CHROMIUM_BIN="$(command -v chromium)" node --test e2e/viewer.test.mjs)
