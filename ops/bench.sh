@@ -5,12 +5,15 @@
 #   ops/bench.sh appends [ARGS]  # only the append benchmark, extra loadgen arguments
 #   ops/bench.sh history [ARGS]  # only the history benchmark
 #   ops/bench.sh http [ARGS]     # actions through the HTTP API against the appends
+#   ops/bench.sh clublog [ARGS]  # the club log: checkpoint and proof costs at
+#                                # CLUBLOG_SIZES leaves, appends with its builder on/off
 #
 # Environment: BENCH_DURATION_SECS (20), BENCH_CONCURRENCY (1,8,32), BENCH_EVENTS
 # (1000000; growing sizes, comma-separated, e.g. 1000000,10000000: the history is
 # measured at each, the later against the first), BENCH_QUERIES (4000 per size),
 # LOADGEN_BIN (a prebuilt loadgen: no build), SERVICE_BIN (a prebuilt
-# audit-service, for http: no build).
+# audit-service, for http: no build), CLUBLOG_SIZES (1000000,10000000), BENCH_CLUBLOG_TABLES
+# (8).
 #
 # Each benchmark gets a fresh database bench_<random hex> on the local PostgreSQL
 # (DATABASE_URL_ADMIN, default postgres://postgres@127.0.0.1:5432/postgres, a role
@@ -120,10 +123,19 @@ run_http() {
   drop_dbs
 }
 
+run_clublog() {
+  fresh_db
+  "$BIN" clublog --sizes "${CLUBLOG_SIZES:-1000000,10000000}" \
+    --concurrency "${BENCH_CLUBLOG_TABLES:-8}" --duration-secs "$(( DURATION * 2 ))" \
+    --database-url "$DB_URL" "$@"
+  drop_dbs
+}
+
 case "$what" in
   appends) run_appends "$@" ;;
+  clublog) run_clublog "$@" ;;
   history) run_history "$@" ;;
   http) run_http "$@" ;;
   all) run_appends; run_history ;;
-  *) say "usage: ops/bench.sh [appends|history|http|all] [loadgen arguments]"; exit 2 ;;
+  *) say "usage: ops/bench.sh [appends|history|http|clublog|all] [loadgen arguments]"; exit 2 ;;
 esac

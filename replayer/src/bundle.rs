@@ -1,6 +1,9 @@
-//! The hand bundle, version 1: one self-contained JSON document with everything needed to
-//! verify a hand offline. Specified in `docs/BUNDLE.md`, described by the JSON Schema
-//! `docs/bundle-v1.schema.json`.
+//! The hand bundle, versions 1 and 2: one self-contained JSON document with everything
+//! needed to verify a hand offline. Specified in `docs/BUNDLE.md`, described by the JSON
+//! Schemas `docs/bundle-v1.schema.json` and `docs/bundle-v2.schema.json`. Version 2 is
+//! version 1 with one more member, `log_proof`: the inclusion proof of the hand's last
+//! event in its club's transparency log against a signed checkpoint
+//! (`docs/TRANSPARENCY.md` §7); a bundle without one is written as version 1.
 //!
 //! ```json
 //! { "format": "persian-cards/hand-bundle", "version": 1,
@@ -21,11 +24,32 @@ use serde_json::Value;
 use crate::dealer::HandStatus;
 use crate::engine::GameId;
 use crate::log::{Hash, KeyId, PublicKey, Record, Signature};
+use crate::tlog::HandSalt;
 
 /// The `format` field of every bundle.
 pub const BUNDLE_FORMAT: &str = "persian-cards/hand-bundle";
-/// The bundle format version.
+/// The bundle format version of a bundle without a log proof.
 pub const BUNDLE_VERSION: u32 = 1;
+/// The bundle format version of a bundle that carries a log proof (`log_proof`).
+pub const BUNDLE_VERSION_LOG_PROOF: u32 = 2;
+
+/// A bundle's proof that its hand is in its club's transparency log (bundle version 2,
+/// `docs/BUNDLE.md` §1 and `docs/TRANSPARENCY.md` §7): the leaf of the hand's last event,
+/// recomputed from the bundle under `salt`, is leaf `leaf_index` of the tree the signed
+/// `checkpoint` heads, by the `inclusion` proof. The log's origin and the tree size are the
+/// checkpoint's. `salt` is the hand's secret: only the bundle's readers receive it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BundleLogProof {
+    /// The signed checkpoint (a C2SP signed note), as the log served it.
+    pub checkpoint: String,
+    /// The index of the leaf of the hand's last event.
+    pub leaf_index: u64,
+    /// The hand's salt (64 hex characters).
+    pub salt: HandSalt,
+    /// The inclusion proof of that leaf in the checkpoint's tree, bottom up.
+    pub inclusion: Vec<Hash>,
+}
 
 /// A signer's public key as carried in a bundle.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -43,7 +67,7 @@ pub struct BundleKey {
 pub struct Bundle {
     /// Always [`BUNDLE_FORMAT`].
     pub format: String,
-    /// Always [`BUNDLE_VERSION`].
+    /// [`BUNDLE_VERSION`], or [`BUNDLE_VERSION_LOG_PROOF`] with a log proof.
     pub version: u32,
     /// The hand's id.
     pub hand: String,
@@ -51,10 +75,13 @@ pub struct Bundle {
     pub game: GameId,
     /// How the hand ended.
     pub status: HandStatus,
-    /// The signers' public keys.
+    /// The signers' public keys (and the key that signed the checkpoint of `log_proof`).
     pub keys: Vec<BundleKey>,
     /// Every event of the hand, in order.
     pub records: Vec<Record>,
+    /// Version 2: the inclusion proof of the last event in the club's log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_proof: Option<BundleLogProof>,
 }
 
 impl Bundle {
@@ -80,7 +107,24 @@ impl Bundle {
                 })
                 .collect(),
             records,
+            log_proof: None,
         }
+    }
+
+    /// This bundle as version 2, carrying `proof`; `signer` (the key that signed the
+    /// checkpoint) is added to `keys` if it is not there.
+    pub fn with_log_proof(mut self, proof: BundleLogProof, signer: Option<PublicKey>) -> Bundle {
+        if let Some(k) = signer {
+            if !self.keys.iter().any(|b| b.public_key == k) {
+                self.keys.push(BundleKey {
+                    key_id: k.key_id(),
+                    public_key: k,
+                });
+            }
+        }
+        self.version = BUNDLE_VERSION_LOG_PROOF;
+        self.log_proof = Some(proof);
+        self
     }
 }
 
@@ -105,7 +149,7 @@ pub struct RawRecord {
 pub struct RawBundle {
     /// Must be [`BUNDLE_FORMAT`].
     pub format: String,
-    /// Must be [`BUNDLE_VERSION`].
+    /// [`BUNDLE_VERSION`] or [`BUNDLE_VERSION_LOG_PROOF`].
     pub version: u32,
     /// The hand's id.
     pub hand: String,
@@ -117,4 +161,7 @@ pub struct RawBundle {
     pub keys: Vec<BundleKey>,
     /// The records.
     pub records: Vec<RawRecord>,
+    /// Version 2 only (and there required): the log proof.
+    #[serde(default)]
+    pub log_proof: Option<BundleLogProof>,
 }

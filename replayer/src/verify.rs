@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::bundle::{RawBundle, BUNDLE_FORMAT, BUNDLE_VERSION};
+use crate::bundle::{RawBundle, BUNDLE_FORMAT, BUNDLE_VERSION, BUNDLE_VERSION_LOG_PROOF};
 use crate::dealer::{HandStatus, LiveHand, Mismatch, SeedSource};
 use crate::engine::{GameId, SeatIndex, ToAct, Viewer};
 use crate::log::{self, signature_message, Body, Event, KeyId, PublicKey};
@@ -31,7 +31,7 @@ pub enum BundleError {
     #[error("not a hand bundle: {0}")]
     Shape(String),
     /// A bundle of another format or version.
-    #[error("unsupported bundle: format {format:?} version {version} (this verifier reads {BUNDLE_FORMAT:?} version {BUNDLE_VERSION})")]
+    #[error("unsupported bundle: format {format:?} version {version} (this verifier reads {BUNDLE_FORMAT:?} versions {BUNDLE_VERSION} and {BUNDLE_VERSION_LOG_PROOF})")]
     Version {
         /// The format found.
         format: String,
@@ -118,6 +118,28 @@ pub struct Verdict {
     pub outcome: Option<Value>,
     /// The first problem, when not valid.
     pub problem: Option<Problem>,
+    /// For a bundle of version 2, once its log proof is checked: where the hand's last event
+    /// sits in its club's log. Absent for a bundle of version 1 (and when the hand itself
+    /// fails first).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log: Option<LogInclusion>,
+}
+
+/// A bundle's log proof, checked (`docs/BUNDLE.md` §4, pass 4): the hand's last event is
+/// leaf `leaf_index` of the club log `origin` at `tree_size`, whose root is `root`, by a
+/// checkpoint signed by `signer`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LogInclusion {
+    /// The log's origin (the checkpoint's first line).
+    pub origin: String,
+    /// The checkpoint's tree size.
+    pub tree_size: u64,
+    /// The checkpoint's root, hex.
+    pub root: String,
+    /// The leaf of the hand's last event.
+    pub leaf_index: u64,
+    /// The key id (`ed25519:…`) of the key that signed the checkpoint.
+    pub signer: KeyId,
 }
 
 /// What the verifier is told to trust.
@@ -239,6 +261,11 @@ fn require_objects(value: &Value) -> Result<(), BundleError> {
             }
         }
     }
+    if obj.get("log_proof").is_some_and(|p| !p.is_object()) {
+        return Err(BundleError::Shape(
+            "log_proof: a log proof is a JSON object".into(),
+        ));
+    }
     Ok(())
 }
 
@@ -249,14 +276,16 @@ fn parse_value(value: Value) -> Result<Parsed, BundleError> {
             let ok = v.as_u64().is_some_and(|n| u32::try_from(n).is_ok());
             if !ok {
                 return Err(BundleError::Shape(format!(
-                    "version must be a whole number (this verifier reads version {BUNDLE_VERSION}), not {}",
+                    "version must be a whole number (this verifier reads versions {BUNDLE_VERSION} and {BUNDLE_VERSION_LOG_PROOF}), not {}",
                     short(v)
                 )));
             }
         }
         let format = obj.get("format").and_then(Value::as_str).unwrap_or("");
         let version = obj.get("version").and_then(Value::as_u64);
-        if (format != BUNDLE_FORMAT || version != Some(u64::from(BUNDLE_VERSION)))
+        let known = version == Some(u64::from(BUNDLE_VERSION))
+            || version == Some(u64::from(BUNDLE_VERSION_LOG_PROOF));
+        if (format != BUNDLE_FORMAT || !known)
             && obj.contains_key("format")
             && obj.contains_key("version")
         {
@@ -269,6 +298,20 @@ fn parse_value(value: Value) -> Result<Parsed, BundleError> {
         }
     }
     let raw: RawBundle = serde_json::from_value(value).map_err(|e| BundleError::Shape(short(e)))?;
+    // Version 2 is version 1 with the log proof, which it must carry (docs/BUNDLE.md §1).
+    match (raw.version, raw.log_proof.is_some()) {
+        (BUNDLE_VERSION, true) => {
+            return Err(BundleError::Shape(format!(
+                "unknown field `log_proof` in a bundle of version {BUNDLE_VERSION} (a bundle with a log proof is version {BUNDLE_VERSION_LOG_PROOF})"
+            )))
+        }
+        (BUNDLE_VERSION_LOG_PROOF, false) => {
+            return Err(BundleError::Shape(format!(
+                "missing field `log_proof`: a bundle of version {BUNDLE_VERSION_LOG_PROOF} carries one"
+            )))
+        }
+        _ => {}
+    }
     if raw.records.is_empty() {
         return Err(BundleError::Empty);
     }
@@ -660,6 +703,103 @@ fn run(parsed: &Parsed, opts: &Options, upto: usize, whole: bool, anchor: bool) 
     out
 }
 
+/// Pass 4, the log proof of a bundle of version 2 (`docs/BUNDLE.md` §4): the checkpoint
+/// must be signed, under its origin as the key name, by a trusted key (`--key`) or, without
+/// one, by a key the bundle carries (rule `log_checkpoint`, which also covers a checkpoint
+/// that does not read and one of another club's log); the leaf recomputed from the last
+/// event under the salt must be leaf `leaf_index` of the checkpoint's tree by the inclusion
+/// proof (rule `log_inclusion`: a proof, an index or a salt that was changed).
+fn check_log(
+    raw: &RawBundle,
+    proof: &crate::bundle::BundleLogProof,
+    opts: &Options,
+) -> Result<LogInclusion, Problem> {
+    use crate::tlog::{Checkpoint, HandLogProof, HandProofError, NoteVerifier};
+    let log_problem = |rule: &str, expected: String, found: String| Problem {
+        event: None,
+        seat: None,
+        rule: rule.to_string(),
+        expected,
+        found,
+    };
+    let unverified = Checkpoint::parse_unverified(&proof.checkpoint).map_err(|e| {
+        log_problem(
+            "log_checkpoint",
+            "a signed checkpoint (docs/TRANSPARENCY.md §5)".into(),
+            short(e),
+        )
+    })?;
+    let origin = unverified.origin.as_str().to_string();
+    let candidates: Vec<PublicKey> = if opts.trusted_keys.is_empty() {
+        raw.keys.iter().map(|k| k.public_key).collect()
+    } else {
+        opts.trusted_keys.clone()
+    };
+    let mut opened = None;
+    let mut why = None;
+    for key in &candidates {
+        let Ok(v) = NoteVerifier::new(&origin, *key) else {
+            continue;
+        };
+        match Checkpoint::open(&proof.checkpoint, &v) {
+            Ok(cp) => {
+                opened = Some((cp, key.key_id()));
+                break;
+            }
+            Err(e) => {
+                why.get_or_insert_with(|| short(e));
+            }
+        }
+    }
+    let Some((cp, signer)) = opened else {
+        let ids = candidates
+            .iter()
+            .map(|k| k.key_id().0)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let whose = if opts.trusted_keys.is_empty() {
+            "the bundle's keys"
+        } else {
+            "the trusted keys"
+        };
+        return Err(log_problem(
+            "log_checkpoint",
+            format!("a checkpoint of {origin} signed by one of {whose} ({ids})"),
+            why.unwrap_or_else(|| "no signature by any of them".into()),
+        ));
+    };
+    let hand_proof = HandLogProof::new(
+        cp.origin.as_str(),
+        &raw.hand,
+        proof.salt,
+        proof.leaf_index,
+        cp.size,
+        proof.inclusion.clone(),
+    );
+    match hand_proof.verify(raw, &cp, None) {
+        Ok(_) => Ok(LogInclusion {
+            origin: cp.origin.to_string(),
+            tree_size: cp.size,
+            root: cp.root.to_hex(),
+            leaf_index: proof.leaf_index,
+            signer,
+        }),
+        Err(e @ HandProofError::OtherClub { .. }) => Err(log_problem(
+            "log_checkpoint",
+            "a checkpoint of the log of the hand's club".into(),
+            short(e),
+        )),
+        Err(e) => Err(log_problem(
+            "log_inclusion",
+            format!(
+                "the leaf of the last event (under the bundle's salt) at index {} of the tree of size {} with root {}",
+                proof.leaf_index, cp.size, cp.root
+            ),
+            short(e),
+        )),
+    }
+}
+
 /// Verify a bundle given as bytes.
 pub fn verify_bytes(bytes: &[u8], opts: &Options) -> Result<Verdict, BundleError> {
     verify_parsed(&parse(bytes)?, opts, true)
@@ -704,6 +844,15 @@ fn verify_parsed(parsed: &Parsed, opts: &Options, anchor: bool) -> Result<Verdic
             }
         }
     }
+    let mut log = None;
+    if problem.is_none() {
+        if let Some(p) = &parsed.raw.log_proof {
+            match check_log(&parsed.raw, p, opts) {
+                Ok(l) => log = Some(l),
+                Err(p) => problem = Some(p),
+            }
+        }
+    }
     Ok(Verdict {
         valid: problem.is_none(),
         hand: parsed.raw.hand.clone(),
@@ -719,6 +868,7 @@ fn verify_parsed(parsed: &Parsed, opts: &Options, anchor: bool) -> Result<Verdic
         player_signatures: player_sigs,
         outcome: hand.as_ref().and_then(|h| h.outcome().cloned()),
         problem,
+        log,
     })
 }
 

@@ -240,10 +240,10 @@ fn verify_a_malformed_or_missing_file_exits_2() {
         let r = run(&["verify", path(&p), "--json"]);
         expect_code(&r, 2, name);
     }
-    let p = temp_path("v2.json");
+    let p = temp_path("v3.json");
     std::fs::write(
         &p,
-        br#"{"format": "persian-cards/hand-bundle", "version": 2}"#,
+        br#"{"format": "persian-cards/hand-bundle", "version": 3}"#,
     )
     .unwrap();
     assert!(run(&["verify", path(&p)])

@@ -354,14 +354,21 @@ fn version_written_as_a_string_is_a_wrong_type_not_version_4294967295() {
 #[test]
 fn unsupported_version_or_format() {
     let e = expect_unreadable(
-        &with("version", json!(2)),
-        "version 2",
-        &["unsupported bundle", "version 2"],
+        &with("version", json!(3)),
+        "version 3",
+        &["unsupported bundle", "version 3"],
     );
     assert!(
-        matches!(e, BundleError::Version { version: 2, .. }),
+        matches!(e, BundleError::Version { version: 3, .. }),
         "{e:?}"
     );
+    // Version 2 is read, and must carry its log proof (docs/BUNDLE.md §9).
+    let e = expect_unreadable(
+        &with("version", json!(2)),
+        "version 2 without log_proof",
+        &["log_proof"],
+    );
+    assert!(matches!(e, BundleError::Shape(_)), "{e:?}");
     let e = expect_unreadable(&with("version", json!(0)), "version 0", &["version 0"]);
     assert!(
         matches!(e, BundleError::Version { version: 0, .. }),

@@ -377,3 +377,44 @@ fn live_required_signatures_refuse_unsigned_forged_and_replayed_actions() {
         ));
     }
 }
+
+/// `replayer verify --json --key KEY FILE` on a document: its exit code and verdict.
+fn cli_verify(doc: &Value, name: &str) -> (i32, Value) {
+    let dir = std::env::temp_dir().join(format!("seed-chains-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("doc.json");
+    std::fs::write(&path, serde_json::to_vec(doc).unwrap()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_replayer"))
+        .args(["verify", "--json", "--key", &key().public().to_hex()])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        serde_json::from_str(&text).unwrap_or(Value::Null),
+    )
+}
+
+#[test]
+fn replayer_verify_catches_a_broken_chain_link_from_the_command_line() {
+    let m = match_with_a_forged_second_hand();
+    let (code, v) = cli_verify(&serde_json::to_value(&m).unwrap(), "match");
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["problem"]["index"], 1, "{v}");
+    let rule = match &v["problem"]["in_hand"] {
+        Value::Null => v["problem"]["rule"].clone(),
+        h => h["rule"].clone(),
+    };
+    assert_eq!(rule, "seed_chain_link", "{v}");
+    let (code, v) = cli_verify(&serde_json::to_value(&m.hands[1]).unwrap(), "hand");
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["problem"]["rule"], "seed_chain_anchor", "{v}");
+    // The honest match verifies.
+    let (code, v) = cli_verify(
+        &serde_json::to_value(chained_match(2, 5, false)).unwrap(),
+        "ok",
+    );
+    assert_eq!(code, 0, "{v}");
+}

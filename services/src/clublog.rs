@@ -15,7 +15,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use replayer::log::{Hash, SigningKeyPair};
+use replayer::log::{Hash, PublicKey, SigningKeyPair};
 use replayer::tlog::{
     self, Checkpoint, HandSalt, LeafEntry, LeafInput, MemoryTiles, NoteSigner, Origin,
     TileHashReader, TileId, TileKind, TileReader, TiledLog,
@@ -366,6 +366,34 @@ pub async fn hand_log_proof(
         ),
         cp.note,
     ))))
+}
+
+/// The log proof a hand's bundle carries (bundle version 2, `docs/BUNDLE.md` §1): the
+/// [`hand_log_proof`] against the latest checkpoint, with the service key that signed that
+/// checkpoint (for the bundle's `keys`). `None` while the hand's last event is not under a
+/// checkpoint: the bundle is then version 1.
+pub async fn bundle_log_proof(
+    svc: &Service,
+    club: &str,
+    hand: &str,
+) -> Result<Option<(replayer::bundle::BundleLogProof, Option<PublicKey>)>, LogError> {
+    let ProofOutcome::Proof(p) = hand_log_proof(svc, club, hand).await? else {
+        return Ok(None);
+    };
+    let (proof, note) = *p;
+    let signer = svc.keys.public_keys().into_iter().find(|k| {
+        tlog::NoteVerifier::new(&proof.origin, *k)
+            .is_ok_and(|v| Checkpoint::open(&note, &v).is_ok())
+    });
+    Ok(Some((
+        replayer::bundle::BundleLogProof {
+            checkpoint: note,
+            leaf_index: proof.leaf_index,
+            salt: proof.salt,
+            inclusion: proof.inclusion,
+        },
+        signer,
+    )))
 }
 
 /// What [`hand_log_proof`] found.

@@ -1775,7 +1775,19 @@ pub async fn bundle(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<
             "the bundle is available once the hand is over",
         ));
     }
-    bundle_of(svc, &row).await
+    let bundle = bundle_of(svc, &row).await?;
+    // Version 2 with the log proof once the hand's last event is under a checkpoint
+    // (docs/BUNDLE.md §1); before that, or if the log cannot prove it now, version 1: the
+    // bundle itself is never held back by the log.
+    match crate::clublog::bundle_log_proof(svc, &row.club_id, &row.hand_id).await {
+        Ok(Some((proof, signer))) => Ok(bundle.with_log_proof(proof, signer)),
+        Ok(None) => Ok(bundle),
+        Err(e) => {
+            tracing::warn!(club_id = %row.club_id, hand_id = %row.hand_id, error = %e,
+                "no log proof for the hand's bundle");
+            Ok(bundle)
+        }
+    }
 }
 
 /// The row of a finished hand whose bundle the caller may read (the checks of

@@ -3363,6 +3363,7 @@ async fn disputes_and_their_records(h: Harness) {
         public_key: hex64(9),
         registered_ms: 1,
         registered_by: "key-c1".into(),
+        revoked: None,
     };
     d.add_official(&o, Some(&idem("c1", "off-1")))
         .await
@@ -3378,6 +3379,48 @@ async fn disputes_and_their_records(h: Harness) {
         Some(o.clone())
     );
     assert_eq!(d.get_official("c2", &o.key_id).await.unwrap(), None);
+
+    // A revocation: once, of a registered key, read back with the official; append-only.
+    let rev = services::store::Revocation {
+        revoked_ms: 2,
+        revoked_by: "key-c1".into(),
+        reason: "key lost".into(),
+    };
+    assert!(matches!(
+        d.revoke_official("c1", "ed25519:ffffffffffffffff", &rev, None)
+            .await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(matches!(
+        d.revoke_official("c2", &o.key_id, &rev, None).await,
+        Err(StoreError::NotFound(_))
+    ));
+    let o2 = OfficialRow {
+        key_id: "ed25519:8899aabbccddeeff".into(),
+        public_key: hex64(10),
+        registered_ms: 3,
+        ..o.clone()
+    };
+    d.add_official(&o2, None).await.unwrap();
+    d.revoke_official("c1", &o2.key_id, &rev, Some(&idem("c1", "rev-1")))
+        .await
+        .unwrap();
+    assert!(matches!(
+        d.revoke_official("c1", &o2.key_id, &rev, None).await,
+        Err(StoreError::Duplicate("revocation"))
+    ));
+    let revoked = OfficialRow {
+        revoked: Some(rev.clone()),
+        ..o2.clone()
+    };
+    assert_eq!(
+        d.get_official("c1", &o2.key_id).await.unwrap(),
+        Some(revoked.clone())
+    );
+    assert_eq!(
+        d.list_officials("c1").await.unwrap(),
+        vec![o.clone(), revoked]
+    );
 
     // A dispute of an unknown hand is refused whole, its idempotency key unused.
     let ghost = dispute("c1", "d0", "h-none", 10);
@@ -3520,6 +3563,8 @@ async fn disputes_and_their_records(h: Harness) {
         "DELETE FROM dispute_entries",
         "UPDATE officials SET name = 'x'",
         "DELETE FROM officials",
+        "UPDATE official_revocations SET reason = 'x'",
+        "DELETE FROM official_revocations",
     ] {
         assert!(h.raw_exec(sql).await.is_err(), "{sql} must be refused");
     }

@@ -21,7 +21,7 @@ use sha2::{Digest, Sha256};
 use crate::harness::{problem, replayer, run, write_temp, Env, Store, TestApp, BIN};
 use crate::play::{create_table, play_to_end, start_hand, Rng, Table};
 
-type H = [u8; 32];
+pub(crate) type H = [u8; 32];
 
 // ---------------------------------------------------------------------------------------
 // RFC 9162 §2.1, from the text.
@@ -34,7 +34,7 @@ fn sha(parts: &[&[u8]]) -> H {
     h.finalize().into()
 }
 
-fn leaf_hash(entry: &[u8]) -> H {
+pub(crate) fn leaf_hash(entry: &[u8]) -> H {
     sha(&[&[0u8], entry])
 }
 
@@ -85,7 +85,7 @@ fn consistency_proof(m: usize, d: &[H]) -> Vec<H> {
 }
 
 /// §2.1.3.2.
-fn verify_inclusion(index: u64, size: u64, leaf: &H, proof: &[H], root: &H) -> bool {
+pub(crate) fn verify_inclusion(index: u64, size: u64, leaf: &H, proof: &[H], root: &H) -> bool {
     if index >= size {
         return false;
     }
@@ -112,7 +112,7 @@ fn verify_inclusion(index: u64, size: u64, leaf: &H, proof: &[H], root: &H) -> b
 }
 
 /// §2.1.4.2 (first size above 0).
-fn verify_consistency(m: u64, n: u64, old: &H, new: &H, proof: &[H]) -> bool {
+pub(crate) fn verify_consistency(m: u64, n: u64, old: &H, new: &H, proof: &[H]) -> bool {
     if m == 0 || m > n {
         return false;
     }
@@ -310,7 +310,7 @@ fn open_checkpoint(note: &str, vkey: &str) -> Cp {
 }
 
 /// The leaf entry of docs/TRANSPARENCY.md §2, computed here.
-fn entry(salt: &[u8], club: &str, hand: &str, seq: u64, event_hash: &[u8]) -> Vec<u8> {
+pub(crate) fn entry(salt: &[u8], club: &str, hand: &str, seq: u64, event_hash: &[u8]) -> Vec<u8> {
     let c = sha(&[
         b"persian-cards/tlog-leaf/v1",
         &[0],
@@ -328,7 +328,7 @@ fn entry(salt: &[u8], club: &str, hand: &str, seq: u64, event_hash: &[u8]) -> Ve
 }
 
 /// The hand's log proof, once its last event is under a checkpoint.
-async fn log_proof(app: &TestApp, token: &str, hand: &str) -> Value {
+pub(crate) async fn log_proof(app: &TestApp, token: &str, hand: &str) -> Value {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let r = app
@@ -403,6 +403,14 @@ async fn club_log_tiles_and_tampering(store: Store) {
         let b = create_table(&app, &admin, 3).await;
         let mut rng = Rng(0x10_6c1b);
         let h1 = play_hand(&app, &admin, &a, &mut rng).await;
+        // A bundle asked for the moment its hand ends is served, whether or not the log
+        // holds the hand yet: version 1 without a log proof, or version 2 with one.
+        let early = bundle(&app, &admin, &h1).await;
+        assert!(
+            (early["version"] == 1 && early.get("log_proof").is_none())
+                || (early["version"] == 2 && early["log_proof"].is_object()),
+            "{early}"
+        );
         let h2 = play_hand(&app, &admin, &b, &mut rng).await;
 
         // The log's key and a checkpoint covering both hands.
@@ -470,6 +478,87 @@ async fn club_log_tiles_and_tampering(store: Store) {
                 vkey.text.trim(),
             ]);
             assert_eq!(code, 0, "replayer log inclusion: {out} {err}");
+
+            // Once the hand is under a checkpoint its bundle is version 2 and carries the
+            // proof (docs/BUNDLE.md): checked here with the test's RFC code, then by
+            // `replayer verify` against the service's published keys.
+            assert_eq!(bundle["version"], 2, "{bundle}");
+            let lp = &bundle["log_proof"];
+            assert_eq!(lp["salt"], proof["salt"]);
+            assert_eq!(lp["leaf_index"], proof["leaf_index"]);
+            let embedded = open_checkpoint(lp["checkpoint"].as_str().unwrap(), &vkey.text);
+            assert!(embedded.size >= size);
+            let path: Vec<H> = lp["inclusion"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| hex::decode(h.as_str().unwrap()).unwrap().try_into().unwrap())
+                .collect();
+            assert!(verify_inclusion(index, embedded.size, &leaf_hash(&e), &path, &embedded.root));
+            let keys = app.get("/v1/keys", Some(&admin)).await;
+            let kf = write_temp(&keys.body);
+            let (code, out, err) = replayer(&[
+                "verify",
+                bf.path().to_str().unwrap(),
+                "--key",
+                kf.path().to_str().unwrap(),
+                "--json",
+            ]);
+            assert_eq!(code, 0, "replayer verify of a v2 bundle: {out} {err}");
+            let verdict: Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(verdict["log"]["leaf_index"], index, "{verdict}");
+            assert_eq!(verdict["log"]["tree_size"], embedded.size, "{verdict}");
+            // `log inclusion` with the proof the bundle carries.
+            let ef = tempfile::NamedTempFile::new().unwrap();
+            std::fs::write(ef.path(), lp["checkpoint"].as_str().unwrap()).unwrap();
+            let (code, out, err) = replayer(&[
+                "log",
+                "inclusion",
+                bf.path().to_str().unwrap(),
+                "--checkpoint",
+                ef.path().to_str().unwrap(),
+                "--key",
+                vkey.text.trim(),
+            ]);
+            assert_eq!(code, 0, "replayer log inclusion, embedded proof: {out} {err}");
+            // A changed salt, proof hash or checkpoint is refused, by its rule.
+            let flip = |h: &str| {
+                let mut b = hex::decode(h).unwrap();
+                b[0] ^= 1;
+                hex::encode(b)
+            };
+            let mut bad_salt = bundle.clone();
+            bad_salt["log_proof"]["salt"] = Value::from(flip(lp["salt"].as_str().unwrap()));
+            let mut bad_proof = bundle.clone();
+            if let Some(h) = lp["inclusion"][0].as_str() {
+                bad_proof["log_proof"]["inclusion"][0] = Value::from(flip(h));
+            } else {
+                bad_proof["log_proof"]["leaf_index"] = Value::from(index + 1);
+            }
+            let mut bad_cp = bundle.clone();
+            bad_cp["log_proof"]["checkpoint"] = Value::from(
+                lp["checkpoint"]
+                    .as_str()
+                    .unwrap()
+                    .replacen(&format!("\n{}\n", embedded.size), &format!("\n{}\n", embedded.size + 1), 1),
+            );
+            for (doc, rule) in [
+                (bad_salt, "log_inclusion"),
+                (bad_proof, "log_inclusion"),
+                (bad_cp, "log_checkpoint"),
+            ] {
+                let f = write_temp(&doc);
+                let (code, out, err) = replayer(&[
+                    "verify",
+                    f.path().to_str().unwrap(),
+                    "--key",
+                    kf.path().to_str().unwrap(),
+                    "--json",
+                ]);
+                assert_eq!(code, 1, "{rule}: {out} {err}");
+                let verdict: Value = serde_json::from_str(&out).unwrap();
+                assert_eq!(verdict["problem"]["rule"], rule, "{verdict}");
+            }
             bundles.push((hand.clone(), bundle, salt));
         }
 
@@ -560,6 +649,14 @@ async fn club_log_tiles_and_tampering(store: Store) {
         };
         assert!(named(&h1, "rewritten"), "the rewritten event is named: {out}");
         assert!(named(&h2, "removed"), "the deleted hand is named: {out}");
+        // The service no longer knows hand 2, but the bundle its reader saved (version 2)
+        // still proves, offline, that the log holds it.
+        let gone = app.get(&format!("/v1/hands/{h2}/bundle"), Some(&admin)).await;
+        assert_eq!(gone.status, StatusCode::NOT_FOUND, "{}", gone.text);
+        let saved = write_temp(&bundles[1].1);
+        let (code, out2, err2) = replayer(&["verify", saved.path().to_str().unwrap(), "--json"]);
+        assert_eq!(code, 0, "the saved bundle of the deleted hand: {out2} {err2}");
+        assert!(out2.contains("\"log\""), "{out2}");
         // The rewritten event's leaf is not the one the log holds.
         let (_, b1, salt1) = &bundles[0];
         let e = entry(salt1, &club, &h1, last1 as u64, &hex::decode(&forged).unwrap());

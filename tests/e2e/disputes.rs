@@ -18,6 +18,82 @@ use crate::games::{create_game_table, play_game_to_end, Game};
 use crate::harness::{ok, problem, problem_at, run, verify_bundle, Env, Res, Store, TestApp};
 use crate::play::{create_table, play_to_end, start_hand, Rng};
 
+fn h32(v: &Value) -> crate::clublog::H {
+    hex::decode(v.as_str().unwrap())
+        .unwrap()
+        .try_into()
+        .unwrap()
+}
+
+fn root_of(cp: &Value) -> crate::clublog::H {
+    h32(&cp["root"])
+}
+
+/// The `log` finding says the hand's last event is in the club's log: checked with the e2e
+/// suite's own RFC 6962 code, the leaf recomputed from the bundle and the salt of the
+/// hand's log proof (which the finding itself does not show).
+fn log_finding_holds(log: &Value, hand_proof: &Value, club: &str, hand: &str, records: &[Value]) {
+    assert_eq!(log["status"], "included", "{log}");
+    assert!(log.get("salt").is_none(), "no salt in the findings: {log}");
+    let last = records.last().unwrap();
+    let salt = hex::decode(hand_proof["salt"].as_str().unwrap()).unwrap();
+    assert!(!log
+        .to_string()
+        .contains(hand_proof["salt"].as_str().unwrap()));
+    let e = crate::clublog::entry(
+        &salt,
+        club,
+        hand,
+        last["event"]["seq"].as_u64().unwrap(),
+        &hex::decode(last["hash"].as_str().unwrap()).unwrap(),
+    );
+    let leaf = crate::clublog::leaf_hash(&e);
+    assert_eq!(hex::encode(leaf), log["leaf_hash"], "{log}");
+    assert_eq!(log["leaf_index"], hand_proof["leaf_index"]);
+    assert_eq!(log["event_hash"], last["hash"]);
+    let cp = &log["checkpoint"];
+    assert!(cp["note"]
+        .as_str()
+        .unwrap()
+        .starts_with(cp["origin"].as_str().unwrap()));
+    let proof: Vec<_> = log["inclusion"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(h32)
+        .collect();
+    assert!(crate::clublog::verify_inclusion(
+        log["leaf_index"].as_u64().unwrap(),
+        cp["size"].as_u64().unwrap(),
+        &leaf,
+        &proof,
+        &root_of(cp),
+    ));
+}
+
+/// A dispute read says the log's latest checkpoint extends its finding's, with a proof the
+/// suite's own RFC code accepts.
+fn log_consistency_holds(d: &Value, log: &Value) {
+    let c = &d["log_consistency"];
+    assert_eq!(c["status"], "consistent", "{d}");
+    let cp = &log["checkpoint"];
+    assert_eq!(c["from"]["size"], cp["size"]);
+    assert_eq!(c["from"]["root"], cp["root"]);
+    let (m, n) = (
+        c["from"]["size"].as_u64().unwrap(),
+        c["to"]["size"].as_u64().unwrap(),
+    );
+    assert!(n >= m, "{c}");
+    let proof: Vec<_> = c["proof"].as_array().unwrap().iter().map(h32).collect();
+    assert!(crate::clublog::verify_consistency(
+        m,
+        n,
+        &root_of(&c["from"]),
+        &root_of(&c["to"]),
+        &proof
+    ));
+}
+
 /// A ruling body signed by `key` over the dispute `d` as `GET` shows it (its `next_seq` and
 /// `head`).
 fn ruling(
@@ -119,6 +195,8 @@ async fn lifecycle(env: Env) {
     let keys = get(&app, "/v1/keys", &admin).await;
     let current = keys["current"].as_str().unwrap().to_string();
     let open = format!("/v1/hands/{hand}/disputes");
+    // The hand under a checkpoint of the club log, so that its log finding is `included`.
+    let hand_proof = crate::clublog::log_proof(&app, &admin, &hand).await;
 
     // A seat of the hand opens a wrong_score dispute; its findings are there at once.
     let claim = "<script>alert('x')</script> the points of hand 1 are wrong";
@@ -143,11 +221,10 @@ async fn lifecycle(env: Env) {
     assert_eq!(f["match_link"]["prev_ok"], true, "{f}");
     assert_eq!(f["match_link"]["state_ok"], true, "{f}");
     assert_eq!(f["match_link"]["matches"]["valid"], true, "{f}");
-    assert_eq!(f["log"]["status"], "not_available", "{f}");
-    assert!(f["log"]["detail"]
-        .as_str()
-        .unwrap()
-        .contains("transparency log not yet available"));
+    log_finding_holds(&f["log"], &hand_proof, &club, &hand, records);
+    // At a read, the log's latest checkpoint extends the finding's.
+    let d = get(&app, &format!("/v1/disputes/{ws_id}"), &admin).await;
+    log_consistency_holds(&d, &f["log"]);
     let c = &f["claim"];
     assert_eq!(c["kind"], "wrong_score");
     assert_eq!(c["replayed"], true, "{c}");
@@ -712,10 +789,16 @@ async fn lifecycle(env: Env) {
     assert!(lines
         .iter()
         .any(|l| l["finding"] == "claim" && l["ok"] == true));
-    assert!(lines.iter().any(|l| l["text"]
-        .as_str()
-        .unwrap()
-        .contains("Transparency log: not yet available")));
+    assert!(lines.iter().any(|l| l["finding"] == "log"
+        && l["ok"] == true
+        && l["text"]
+            .as_str()
+            .unwrap()
+            .contains("Transparency log: the hand's last event is leaf")
+        && l["text"]
+            .as_str()
+            .unwrap()
+            .contains("The log's latest checkpoint extends that one.")));
     let fa = get(&app, &format!("{report}?lang=fa&format=json"), &admin).await;
     assert_eq!(
         (fa["lang"].clone(), fa["dir"].clone()),
@@ -789,11 +872,79 @@ async fn lifecycle(env: Env) {
     assert_eq!(marked.len(), 1);
     assert_eq!(marked[0]["seq"], seq_a);
 
+    // The official's key revoked (admin only, once): it signs no further ruling; the
+    // rulings it signed stand, and the record still checks.
+    let key_id = official.public().key_id().0;
+    let revoke = format!("/v1/officials/{key_id}/revocation");
+    let why = json!({"reason": "the key was on a lost phone"});
+    for token in [&table.tokens[0], &auditor] {
+        problem(
+            &app.post(&revoke, Some(token), why.clone()).await,
+            StatusCode::FORBIDDEN,
+            "forbidden",
+        );
+    }
+    problem(
+        &app.post(&revoke, Some(&other_admin), why.clone()).await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+    );
+    problem(
+        &app.post(
+            &format!("/v1/officials/{}/revocation", stranger.public().key_id().0),
+            Some(&admin),
+            why.clone(),
+        )
+        .await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+    );
+    let r = app
+        .post_idem(&revoke, Some(&admin), why.clone(), "revoke-1")
+        .await;
+    ok(&r, StatusCode::CREATED, "revoke");
+    assert_eq!(r.body["key_id"], key_id.as_str());
+    assert_eq!(r.body["revoked"]["reason"], "the key was on a lost phone");
+    let again = app
+        .post_idem(&revoke, Some(&admin), why.clone(), "revoke-1")
+        .await;
+    ok(&again, StatusCode::CREATED, "the same revocation replayed");
+    assert_eq!(again.body, r.body);
+    problem(
+        &app.post(&revoke, Some(&admin), why.clone()).await,
+        StatusCode::CONFLICT,
+        "revocation_exists",
+    );
+    let listed = get(&app, "/v1/officials", &auditor).await;
+    assert_eq!(
+        listed["officials"][0]["revoked"]["revoked_by"], r.body["revoked"]["revoked_by"],
+        "{listed}"
+    );
+    let d = get(&app, &format!("/v1/disputes/{ws_id}"), &admin).await;
+    let body = ruling(
+        &club,
+        &d,
+        "upheld",
+        None,
+        "upheld after all",
+        "Hamid Rezaei",
+        &official,
+    );
+    problem(
+        &app.post(&rulings, Some(&admin), body).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "official_revoked",
+    );
+    let d = get(&app, &format!("/v1/disputes/{ws_id}"), &admin).await;
+    assert_eq!(d["record_check"]["valid"], true, "{d}");
+    assert_eq!(d["status"], "penalty", "the rulings it signed stand");
+
     // The record is append-only in the database itself.
     for sql in [
         "UPDATE dispute_entries SET kind = 'ruling'",
         "DELETE FROM dispute_entries",
         "DELETE FROM officials",
+        "DELETE FROM official_revocations",
     ] {
         assert!(refused(&env, &app, sql).await, "{sql} must be refused");
     }
@@ -827,19 +978,27 @@ async fn altered_record(env: Env) {
     }
     let hand2 = &ids[1];
     let seq = 2;
+    // The club log holds hand 2 as it was played; then its event 2 and its last event are
+    // edited behind the service's back.
+    crate::clublog::log_proof(&app, &admin, hand2).await;
+    let b2 = app
+        .get(&format!("/v1/hands/{hand2}/bundle"), Some(&admin))
+        .await;
+    ok(&b2, StatusCode::OK, "bundle of hand 2");
+    let last = b2.body["records"].as_array().unwrap().len() - 1;
     behind_the_back(
         &env,
         &app,
         format!(
             "ALTER TABLE events DISABLE TRIGGER USER; \
              UPDATE events SET record = jsonb_set(record, '{{event,time_ms}}', '1') \
-             WHERE hand_id = '{hand2}' AND seq = {seq}; \
+             WHERE hand_id = '{hand2}' AND seq IN ({seq}, {last}); \
              ALTER TABLE events ENABLE TRIGGER USER"
         ),
         format!(
             "DROP TRIGGER IF EXISTS events_no_update; \
              UPDATE events SET record = json_set(record, '$.event.time_ms', 1) \
-             WHERE hand_id = '{hand2}' AND seq = {seq}"
+             WHERE hand_id = '{hand2}' AND seq IN ({seq}, {last})"
         ),
     )
     .await;
@@ -872,6 +1031,9 @@ async fn altered_record(env: Env) {
     assert_eq!(f["verdict"]["valid"], false, "{f}");
     assert_eq!(f["verdict"]["problem"]["event"], seq, "{f}");
     assert_eq!(f["verdict"]["problem"]["rule"], "hash", "{f}");
+    // The log holds the last event as it was played, not as it is stored now.
+    assert_eq!(f["log"]["status"], "not_included", "{f}");
+    assert_eq!(f["log"]["seq"], last, "{f}");
     let id = r.body["dispute_id"].as_str().unwrap();
     let report = get(&app, &format!("/v1/disputes/{id}/report"), &admin).await;
     let claim_line = report["summary"]
@@ -882,6 +1044,14 @@ async fn altered_record(env: Env) {
         .cloned()
         .unwrap();
     assert_eq!(claim_line["ok"], false);
+    let log_line = report["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["finding"] == "log")
+        .cloned()
+        .unwrap();
+    assert_eq!(log_line["ok"], false, "{log_line}");
     assert!(
         claim_line["text"]
             .as_str()
@@ -938,6 +1108,11 @@ async fn altered_record(env: Env) {
     ok(&r, StatusCode::CREATED, "hand 1");
     assert!(
         r.body["findings"]["claim"]["first_problem"].is_null(),
+        "{}",
+        r.text
+    );
+    assert_eq!(
+        r.body["findings"]["log"]["status"], "included",
         "{}",
         r.text
     );

@@ -11,7 +11,10 @@ is refused; the signed checkpoint (C2SP tlog-checkpoint and signed-note: text, k
 vkey, Ed25519 signature verified with `cryptography` and re-signed with the test secret);
 and the hand proof: the leaf of the last event of a bundle in docs/vectors/bundles-v1/ (its
 event hash by check_event_vectors.py's canonical hash), the small log's root, its signed
-checkpoint and the hand's inclusion proof.
+checkpoint and the hand's inclusion proof; and every bundle of version 2 in
+docs/vectors/bundles-v2/ (docs/BUNDLE.md): the checkpoint it carries signed by one of its
+keys, the leaf of its last event under its salt, and its inclusion proof against the
+checkpoint's root (and that changing a proof hash, the index or the salt makes it fail).
 
     python3 -m pip install -r tests/python/requirements.txt
     python3 tests/python/check_transparency_vectors.py [path/to/transparency-v1.json]
@@ -449,6 +452,65 @@ def main(argv):
             p.append("inclusion proof does not verify")
         return p
     checks.run("hand proof", hand_proof)
+
+    # Bundles of version 2 (docs/BUNDLE.md §1, §4): the log proof they carry, re-derived.
+    def bundle_v2(bpath):
+        def check():
+            bundle = json.loads(bpath.read_text(encoding="utf-8"))
+            lp = bundle["log_proof"]
+            p = []
+            if bundle["version"] != 2 or set(lp) != {"checkpoint", "leaf_index", "salt", "inclusion"}:
+                p.append("version 2 with exactly checkpoint, leaf_index, salt, inclusion")
+            first, last = bundle["records"][0]["event"], bundle["records"][-1]["event"]
+            club = first["body"]["club"]
+            note = lp["checkpoint"]
+            text = note[:note.rindex("\n\n") + 1]
+            origin, size, root_b64 = text.split("\n")[:3]
+            if origin.rsplit("/clubs/", 1)[-1] != club + "/log":
+                p.append("the checkpoint is not of the hand's club's log")
+            size, root = int(size), base64.b64decode(root_b64, validate=True)
+            # The checkpoint is signed, under its origin, by a key the bundle carries.
+            signers = []
+            for k in bundle["keys"]:
+                try:
+                    open_note(note, origin, h(k["public_key"]))
+                    signers.append(k["key_id"])
+                except Exception:
+                    pass
+            if not signers:
+                p.append("no key of the bundle signs the checkpoint")
+            # The leaf, from the last event as the bundle gives it and the salt.
+            e = leaf_entry(h(lp["salt"]), club, last["hand"], last["seq"], event_hash(last))
+            proof = [h(x) for x in lp["inclusion"]]
+            if not verify_inclusion(leaf_hash(e), lp["leaf_index"], size, proof, root):
+                p.append("the inclusion proof does not lead to the checkpoint's root")
+            # The same tree as the hand-proof vector, when it is that hand.
+            hp = doc["hand_proof"]
+            if bundle["hand"] == hp["hand"]:
+                small = [h(x) for x in hp["leaf_entries"]]
+                if (size, root) != (len(small), mth([leaf_hash(x) for x in small])):
+                    p.append("not the hand-proof vector's tree")
+                if proof != path(lp["leaf_index"], [leaf_hash(x) for x in small]):
+                    p.append("inclusion proof differs from PATH")
+            # Any one change to the proof, the index or the salt makes it fail.
+            for i in range(len(proof)):
+                bad = list(proof)
+                bad[i] = bytes([bad[i][0] ^ 1]) + bad[i][1:]
+                if verify_inclusion(leaf_hash(e), lp["leaf_index"], size, bad, root):
+                    p.append("a changed proof hash %d still verifies" % i)
+            if verify_inclusion(leaf_hash(e), lp["leaf_index"] ^ 1, size, proof, root):
+                p.append("another leaf index still verifies")
+            salt2 = bytes([h(lp["salt"])[0] ^ 1]) + h(lp["salt"])[1:]
+            e2 = leaf_entry(salt2, club, last["hand"], last["seq"], event_hash(last))
+            if verify_inclusion(leaf_hash(e2), lp["leaf_index"], size, proof, root):
+                p.append("another salt still verifies")
+            return p
+        return check
+    v2_files = sorted((VECTORS / "bundles-v2").glob("*.json"))
+    if not v2_files:
+        checks.run("bundles-v2", lambda: ["no bundle in docs/vectors/bundles-v2"])
+    for f in v2_files:
+        checks.run("bundle v2 %s" % f.name, bundle_v2(f))
 
     print("%d passed, %d failed" % (checks.passed, checks.failed))
     return 0 if checks.failed == 0 and checks.passed > 0 else 1

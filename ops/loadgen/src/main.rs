@@ -9,6 +9,8 @@
 //!   with a mix of filters and cursor paging.
 //! * `http`: actions through the HTTP API of a real `audit-service` (many tables, each
 //!   seat acting with its token) against the `appends` workload, in one run.
+//! * `clublog`: the club transparency log's checkpoint and proof costs at 1M and 10M
+//!   leaves, and the append rate with its builder running against without it.
 //! * `crash drive` / `crash check`: HTTP load on many tables of a running service, and
 //!   after it was killed and restarted, the check that nothing acknowledged was lost
 //!   (`ops/crash.sh`).
@@ -18,6 +20,7 @@
 //! URL (which `ops/crash.sh` starts on 127.0.0.1).
 
 mod appends;
+mod clublog;
 mod common;
 mod crash;
 mod history;
@@ -51,6 +54,8 @@ enum Cmd {
     Http(http::Args),
     /// Durability under kill -9: the load driver and the checker of ops/crash.sh.
     Crash(crash::Args),
+    /// The club log: checkpoint and proof costs by log size, appends with it on and off.
+    Clublog(clublog::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -64,6 +69,7 @@ fn main() -> anyhow::Result<()> {
             Cmd::History(h) => history::run(h).await,
             Cmd::Http(h) => http::run(h).await,
             Cmd::Crash(c) => crash::run(c).await,
+            Cmd::Clublog(c) => clublog::run(c).await,
         }
     })
 }

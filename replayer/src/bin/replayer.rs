@@ -47,7 +47,9 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Verify a hand bundle or a match file (all hands of one match: every hand, and the
-    /// chain from hand to hand). Exit 0 valid, 1 not valid, 2 unreadable.
+    /// chain from hand to hand). A bundle of version 2 also has its log proof checked: the
+    /// checkpoint signed by a trusted key (--key, else the bundle's keys), the last event's
+    /// leaf included in it. Exit 0 valid, 1 not valid, 2 unreadable.
     Verify {
         /// The bundle or match file (JSON); `-` reads standard input.
         file: PathBuf,
@@ -239,8 +241,8 @@ enum Command {
 #[derive(Subcommand)]
 enum LogCommand {
     /// Check that a hand's last event is in its club's log at a checkpoint: the leaf is
-    /// recomputed from the bundle and the salt of the log proof (`--proof`, until bundles
-    /// carry it).
+    /// recomputed from the bundle and the salt of the log proof (`--proof`, or the one a
+    /// bundle of version 2 carries).
     Inclusion {
         /// The hand bundle.
         bundle: PathBuf,
@@ -248,9 +250,11 @@ enum LogCommand {
         #[arg(long, value_name = "FILE")]
         checkpoint: PathBuf,
         /// The hand's log proof (`persian-cards/log-proof`): its salt, its last event's
-        /// leaf index and an inclusion proof.
+        /// leaf index and an inclusion proof. Without it, the proof the bundle carries
+        /// (bundle version 2); for a checkpoint of another size than the bundle's, pass
+        /// --tiles too.
         #[arg(long, value_name = "FILE")]
-        proof: PathBuf,
+        proof: Option<PathBuf>,
         /// Compute the inclusion proof for the checkpoint's size from the log's tiles (a
         /// directory or URL prefix) instead of using the proof file's.
         #[arg(long, value_name = "DIR|URL")]
@@ -315,7 +319,7 @@ fn main() -> ExitCode {
                 } => tlog_cmd::inclusion(
                     &bundle,
                     &checkpoint,
-                    &proof,
+                    proof.as_deref(),
                     tiles.as_deref(),
                     key.as_deref(),
                 ),
@@ -485,6 +489,16 @@ fn run_verify(file: &Path, keys: &[String], json: bool) -> Result<bool> {
         }
         if let Some(o) = &verdict.outcome {
             out!("  outcome: {o}");
+        }
+        if let Some(l) = &verdict.log {
+            out!(
+                "  club log: the last event is leaf {} of {} at size {} (root {}), checkpoint signed by {}",
+                l.leaf_index,
+                l.origin,
+                l.tree_size,
+                l.root,
+                l.signer
+            );
         }
     }
     Ok(verdict.valid)

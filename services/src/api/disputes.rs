@@ -7,7 +7,9 @@ use super::errors::{ApiError, ApiResult, Code, Problem};
 use super::Post;
 use crate::auth::Caller;
 use crate::disputes::report::{self, Lang, Report, ReportQuery};
-use crate::disputes::rulings::{self, NewOfficial, OfficialList, OfficialView, RulingBody};
+use crate::disputes::rulings::{
+    self, NewOfficial, NewRevocation, OfficialList, OfficialView, RulingBody,
+};
 use crate::disputes::{self, DisputePage, DisputeQuery, DisputeView, OpenDispute};
 use crate::idempotency::idempotent;
 use crate::Service;
@@ -72,7 +74,7 @@ pub async fn get(
         (status = 400, body = Problem, description = "invalid_json, invalid_name (reason, official.name)"),
         (status = 403, body = Problem), (status = 404, body = Problem),
         (status = 409, body = Problem, description = "dispute_moved_on"),
-        (status = 422, body = Problem, description = "invalid_ruling, unknown_official, bad_official_signature")),
+        (status = 422, body = Problem, description = "invalid_ruling, unknown_official, official_revoked, bad_official_signature")),
     security(("bearer" = [])))]
 pub async fn rule(
     svc: web::Data<Service>,
@@ -148,6 +150,28 @@ pub async fn add_official(
     let Post { body, idem } = req;
     idempotent(&svc, &caller, idem, |idem| {
         rulings::register(&svc, &caller, body, idem)
+    })
+    .await
+}
+
+/// Revokes a club official's key (admin): it signs no ruling from then on; the rulings it
+/// signed before stand.
+#[utoipa::path(post, path = "/v1/officials/{key_id}/revocation", operation_id = "revoke_official", tag = "disputes",
+    params(("key_id" = String, Path), ("Idempotency-Key" = Option<String>, Header)),
+    request_body = NewRevocation,
+    responses((status = 201, body = OfficialView), (status = 400, body = Problem, description = "invalid_json, invalid_name (reason)"),
+        (status = 403, body = Problem), (status = 404, body = Problem),
+        (status = 409, body = Problem, description = "revocation_exists")),
+    security(("bearer" = [])))]
+pub async fn revoke_official(
+    svc: web::Data<Service>,
+    caller: Caller,
+    path: web::Path<String>,
+    req: Post<NewRevocation>,
+) -> ApiResult<HttpResponse> {
+    let Post { body, idem } = req;
+    idempotent(&svc, &caller, idem, |idem| {
+        rulings::revoke(&svc, &caller, &path, body, idem)
     })
     .await
 }

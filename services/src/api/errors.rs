@@ -80,6 +80,7 @@ error_codes! {
     NoSeedChain          => "no_seed_chain",          CONFLICT,               "The table deals without a seed chain: a chain is set when a table is created";
     DisputeMovedOn       => "dispute_moved_on",       CONFLICT,               "The dispute has an entry newer than the one the ruling was signed over: sign again over its head";
     OfficialExists       => "official_exists",        CONFLICT,               "This key is already registered as an official of the club";
+    RevocationExists     => "revocation_exists",      CONFLICT,               "This official's key is revoked already";
     BodyTimeout          => "body_timeout",           REQUEST_TIMEOUT,        "The body did not arrive in time";
     PayloadTooLarge      => "payload_too_large",      PAYLOAD_TOO_LARGE,      "The body is too large";
     InvalidShare         => "invalid_share",          UNPROCESSABLE_ENTITY,   "The share link cannot be made as asked (expires_in_secs out of range)";
@@ -96,6 +97,7 @@ error_codes! {
     UnknownOfficial      => "unknown_official",       UNPROCESSABLE_ENTITY,   "The ruling's official is not registered for this club under that name and key";
     BadOfficialSignature => "bad_official_signature", UNPROCESSABLE_ENTITY,   "The official's signature does not verify over the ruling";
     InvalidOfficial      => "invalid_official",       UNPROCESSABLE_ENTITY,   "The official cannot be registered: the public key is not an Ed25519 public key";
+    OfficialRevoked      => "official_revoked",       UNPROCESSABLE_ENTITY,   "The ruling's official key was revoked: it signs no further ruling";
     Internal             => "internal",               INTERNAL_SERVER_ERROR,  "Internal error";
     Unavailable          => "unavailable",            SERVICE_UNAVAILABLE,    "The storage is unavailable; retry later";
     Busy                 => "busy",                   SERVICE_UNAVAILABLE,    "The server is receiving as many large bodies as it takes at once; retry later";

@@ -265,7 +265,7 @@ pub async fn replay(
 /// The hand bundle (replayer::bundle, docs/BUNDLE.md), once the hand is over.
 #[utoipa::path(get, path = "/v1/hands/{hand_id}/bundle", operation_id = "get_hand_bundle", tag = "hands",
     params(("hand_id" = String, Path)),
-    responses((status = 200, description = "The bundle (docs/bundle-v1.schema.json)", body = Object),
+    responses((status = 200, description = "The bundle: version 2 (docs/bundle-v2.schema.json) with the log proof of its last event once that event is under a signed checkpoint of the club log, else version 1 (docs/bundle-v1.schema.json)", body = Object),
         (status = 404, body = Problem), (status = 409, body = Problem, description = "hand_in_progress, hand_damaged, hand_quarantined")),
     security(("bearer" = [])))]
 pub async fn bundle(

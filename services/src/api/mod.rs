@@ -317,6 +317,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                         .route(web::post().to(disputes::add_official)),
                 )
                 .service(
+                    resource("/officials/{key_id}/revocation")
+                        .route(web::post().to(disputes::revoke_official)),
+                )
+                .service(
                     resource("/verify")
                         .app_data(BodyLimit(BUNDLE_LIMIT))
                         .route(web::post().to(verify::verify)),

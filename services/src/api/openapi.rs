@@ -46,7 +46,7 @@ impl Modify for Bearer {
         log::checkpoint, log::checkpoint_at, log::key, log::tile, log::hand_proof,
         history::list,
         disputes::open, disputes::list, disputes::get, disputes::rule, disputes::report,
-        disputes::add_official, disputes::officials,
+        disputes::add_official, disputes::officials, disputes::revoke_official,
         verify::verify,
         spec,
     ),

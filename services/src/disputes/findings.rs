@@ -152,16 +152,73 @@ pub struct MatchLink {
     pub matches: MatchVerdictView,
 }
 
-/// The transparency log's finding. Only `not_available` for now: the club-wide Merkle log
-/// will add its inclusion and consistency proofs here, as another `status`.
+/// The transparency log's finding (`docs/DISPUTES.md`, "Findings"): whether the hand's
+/// last event, as stored now, is in the club's log at the latest checkpoint, computed from
+/// the service's own log. The salt is not shown (only the hand's bundle carries it): the
+/// leaf hash is, which the log's public tiles also give. The consistency of this
+/// checkpoint with the log's latest is checked at every read of the dispute
+/// (`log_consistency`, [`super::log_consistency`]).
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum LogFinding {
-    /// The service has no transparency log yet.
-    NotAvailable {
+    /// The leaf of the last event, recomputed from the stored event under the hand's
+    /// salt, is leaf `leaf_index` of the checkpoint's tree by `inclusion`.
+    Included {
+        /// Where the leaf is, and the proof.
+        #[serde(flatten)]
+        at: LogPlace,
+    },
+    /// The log holds another leaf where the hand's last event was ordered: the event was
+    /// changed after it was logged (or the log's tiles were).
+    NotIncluded {
+        /// Where the leaf should be, and the proof that does not lead to the root.
+        #[serde(flatten)]
+        at: LogPlace,
+        /// What failed.
+        detail: String,
+    },
+    /// The hand's last event is not under a signed checkpoint yet (the log builder runs
+    /// every half second), or not ordered yet.
+    NotInLogYet {
         /// Says so.
         detail: String,
     },
+    /// The log could not be read to answer (a tile missing or malformed: `audit` names it).
+    Unavailable {
+        /// Why, without any secret.
+        detail: String,
+    },
+}
+
+/// A checkpoint as a finding shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckpointFact {
+    /// The log's origin.
+    pub origin: String,
+    /// Its tree size.
+    pub size: u64,
+    /// Its root, hex.
+    pub root: String,
+    /// The signed note, as stored.
+    pub note: String,
+}
+
+/// The hand's last event in the club log.
+#[derive(Clone, Debug, Serialize)]
+pub struct LogPlace {
+    /// The checkpoint checked against: the latest when the dispute was opened.
+    pub checkpoint: CheckpointFact,
+    /// The leaf index (the event's place in the club's order).
+    pub leaf_index: u64,
+    /// The last event's seq.
+    pub seq: u64,
+    /// The last event's hash, recomputed from the event as stored.
+    pub event_hash: String,
+    /// The leaf hash recomputed from it (RFC 6962 `SHA-256(0x00 || entry)`).
+    pub leaf_hash: String,
+    /// The inclusion proof of leaf `leaf_index` in the checkpoint's tree, from the
+    /// log's tiles, bottom up.
+    pub inclusion: Vec<String>,
 }
 
 /// One committed shuffle of the hand.
@@ -1067,6 +1124,99 @@ async fn record_altered(
     })
 }
 
+/// The log finding: the hand's last event (as stored now) against the club log's latest
+/// checkpoint, with the proof from the log's tiles.
+async fn log_finding(svc: &Service, row: &HandRow, stored: &Stored) -> ApiResult<LogFinding> {
+    use replayer::tlog::{verify_inclusion, Checkpoint, LeafEntry, LeafInput};
+    let not_yet = |detail: &str| LogFinding::NotInLogYet {
+        detail: detail.to_string(),
+    };
+    let club = row.club_id.as_str();
+    let Some(last) = stored.rows.last() else {
+        return Ok(not_yet("the hand has no stored event"));
+    };
+    let Some(gid) = last.gid.and_then(|g| u64::try_from(g).ok()) else {
+        return Ok(not_yet(
+            "the hand's last event is not ordered in the club's log yet",
+        ));
+    };
+    let Some(cp) = svc.store.latest_checkpoint(club).await? else {
+        return Ok(not_yet("the club's log has no checkpoint yet"));
+    };
+    let size = u64_of(cp.size);
+    if gid >= size {
+        return Ok(not_yet(
+            "the hand's last event is not under a signed checkpoint yet",
+        ));
+    }
+    let Ok(parsed) = Checkpoint::parse_unverified(&cp.note) else {
+        return Ok(LogFinding::Unavailable {
+            detail: "the latest stored checkpoint does not read as a checkpoint".into(),
+        });
+    };
+    // The event as stored now: its hash recomputed from the event, or (an event that does
+    // not read) the stored hash column.
+    let event_hash = match stored.records.last().and_then(Option::as_ref) {
+        Some(r) => hash_event(&r.event).ok(),
+        None => Hash::from_hex(&last.hash).ok(),
+    };
+    let Some(event_hash) = event_hash else {
+        return Ok(LogFinding::Unavailable {
+            detail: "the hand's last event has no hash the leaf can be made of".into(),
+        });
+    };
+    let salt = crate::clublog::hand_salt(&svc.seal, club, &row.hand_id);
+    let Ok(entry) = LeafEntry::new(
+        &salt,
+        &LeafInput {
+            club,
+            hand: &row.hand_id,
+            seq: u64_of(last.seq),
+            event_hash,
+        },
+    ) else {
+        return Ok(LogFinding::Unavailable {
+            detail: "the hand's ids cannot make a leaf".into(),
+        });
+    };
+    let proof = match crate::clublog::inclusion(svc.store.as_ref(), club, gid, size).await {
+        Ok(p) => p,
+        Err(crate::clublog::LogError::Store(e)) => return Err(e.into()),
+        Err(e) => {
+            tracing::warn!(club_id = %club, error = %e, "no inclusion proof for a dispute");
+            return Ok(LogFinding::Unavailable {
+                detail:
+                    "the club log's tiles cannot give the proof (audit-service audit names why)"
+                        .into(),
+            });
+        }
+    };
+    let at = LogPlace {
+        checkpoint: CheckpointFact {
+            origin: parsed.origin.to_string(),
+            size,
+            root: parsed.root.to_hex(),
+            note: cp.note.clone(),
+        },
+        leaf_index: gid,
+        seq: u64_of(last.seq),
+        event_hash: event_hash.to_hex(),
+        leaf_hash: entry.leaf_hash().to_hex(),
+        inclusion: proof.iter().map(Hash::to_hex).collect(),
+    };
+    Ok(
+        match verify_inclusion(&entry.leaf_hash(), gid, size, &proof, &parsed.root) {
+            Ok(()) => LogFinding::Included { at },
+            Err(e) => LogFinding::NotIncluded {
+                at,
+                detail: format!(
+                    "the leaf of the hand's last event as stored is not the log's leaf {gid}: {e}"
+                ),
+            },
+        },
+    )
+}
+
 /// The findings of a dispute of `kind` on `row` (a finished hand of `table`), about event
 /// `event` if given (which the caller checked the hand has).
 pub(crate) async fn compute(
@@ -1100,11 +1250,7 @@ pub(crate) async fn compute(
         verdict,
         stored_log: stored_log(svc, row).await?,
         match_link: match_link(svc, row, table, stored).await?,
-        log: LogFinding::NotAvailable {
-            detail: "transparency log not yet available: the club's Merkle log (inclusion of \
-                     the hand's events, consistency of its checkpoints) will be checked here"
-                .into(),
-        },
+        log: log_finding(svc, row, stored).await?,
         claim,
     })
 }

@@ -151,6 +151,11 @@ pub struct DisputeView {
     pub rulings: Vec<RulingView>,
     /// The check of its stored record.
     pub record_check: RecordCheck,
+    /// At a read: whether the club log's latest checkpoint extends the one the findings'
+    /// `log` was checked against (docs/DISPUTES.md, "Findings"), from the service's log.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Object)]
+    pub log_consistency: Option<Value>,
     /// The signed record: every entry with its hash, signer and signature
     /// (replayer::dispute, docs/DISPUTES.md).
     #[schema(value_type = Vec<Object>)]
@@ -360,15 +365,68 @@ pub(crate) fn view(svc: &Service, row: &DisputeRow, record: Vec<EntryRecord>) ->
                 .err()
                 .map(|p| serde_json::json!({"entry": p.entry, "rule": p.rule})),
         },
+        log_consistency: None,
         record,
     }
+}
+
+/// Whether the club log's latest checkpoint extends the checkpoint the dispute's `log`
+/// finding was checked against when it was opened (its size and root as the signed
+/// findings give them, not as the store gives them now): `consistent` with the proof,
+/// `inconsistent` (a fork or a rollback: the log was rewritten since), `not_applicable`
+/// (the findings name no checkpoint: the hand was not under one yet) or `unavailable`
+/// (the log's tiles cannot give the proof now).
+pub(crate) async fn log_consistency(
+    svc: &Service,
+    club: &str,
+    findings: &Value,
+) -> ApiResult<Value> {
+    use serde_json::json;
+    let cp = &findings["log"]["checkpoint"];
+    let old = cp["size"].as_u64();
+    let old_root = cp["root"].as_str().and_then(|r| Hash::from_hex(r).ok());
+    let (Some(old), Some(old_root)) = (old, old_root) else {
+        return Ok(json!({"status": "not_applicable",
+            "detail": "the findings name no checkpoint of the club log"}));
+    };
+    let from = json!({"size": old, "root": old_root.to_hex()});
+    let latest = svc.store.latest_checkpoint(club).await?;
+    let latest = latest.and_then(|c| replayer::tlog::Checkpoint::parse_unverified(&c.note).ok());
+    let Some(new) = latest else {
+        return Ok(json!({"status": "inconsistent", "from": from,
+            "detail": "the club log has no readable checkpoint now (a rollback)"}));
+    };
+    let to = json!({"size": new.size, "root": new.root.to_hex()});
+    if new.size < old {
+        return Ok(json!({"status": "inconsistent", "from": from, "to": to,
+            "detail": "the club log is smaller than when the dispute was opened (a rollback)"}));
+    }
+    let proof = match crate::clublog::consistency(svc.store.as_ref(), club, old, new.size).await {
+        Ok(p) => p,
+        Err(crate::clublog::LogError::Store(e)) => return Err(e.into()),
+        Err(e) => {
+            tracing::warn!(club_id = %club, error = %e, "no consistency proof for a dispute");
+            return Ok(json!({"status": "unavailable", "from": from, "to": to,
+                "detail": "the club log's tiles cannot give the proof (audit-service audit names why)"}));
+        }
+    };
+    let hexes: Vec<String> = proof.iter().map(Hash::to_hex).collect();
+    Ok(
+        match replayer::tlog::verify_consistency(old, new.size, &proof, &old_root, &new.root) {
+            Ok(()) => json!({"status": "consistent", "from": from, "to": to, "proof": hexes}),
+            Err(e) => json!({"status": "inconsistent", "from": from, "to": to, "proof": hexes,
+                "detail": format!("the latest checkpoint does not extend the one of the findings (a fork): {e}")}),
+        },
+    )
 }
 
 /// `GET /v1/disputes/{dispute_id}`.
 pub async fn get(svc: &Service, caller: &Caller, dispute_id: &str) -> ApiResult<DisputeView> {
     let row = dispute_row(svc, caller, dispute_id).await?;
     let record = entries(svc, &row).await?;
-    Ok(view(svc, &row, record))
+    let mut v = view(svc, &row, record);
+    v.log_consistency = Some(log_consistency(svc, &row.club_id, &v.findings).await?);
+    Ok(v)
 }
 
 fn bad_query(detail: impl Into<String>) -> ApiError {

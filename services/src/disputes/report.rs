@@ -389,15 +389,8 @@ fn summary(lang: Lang, d: &DisputeView) -> Vec<ReportLine> {
             ),
         },
     );
-    line(
-        "log",
-        None,
-        lang.pick(
-            "Transparency log: not yet available.",
-            "دفتر شفافیت: هنوز در دسترس نیست.",
-        )
-        .to_string(),
-    );
+    let (log_ok, log_text) = log_line(lang, &f["log"], d.log_consistency.as_ref());
+    line("log", log_ok, log_text);
     let claim = &f["claim"];
     let (ok, text) = claim_line(lang, claim);
     line("claim", ok, text);
@@ -582,6 +575,75 @@ pub async fn build(svc: &Service, club: &str, d: &DisputeView, lang: Lang) -> Ap
         steps,
         record_check: d.record_check.clone(),
     })
+}
+
+/// One sentence on the club log: the hand's inclusion when the dispute was opened, and the
+/// log's consistency since.
+fn log_line(lang: Lang, log: &Value, consistency: Option<&Value>) -> (Option<bool>, String) {
+    let size = log["checkpoint"]["size"].as_u64().unwrap_or(0);
+    let leaf = log["leaf_index"].as_u64().unwrap_or(0);
+    let (ok, first) = match log["status"].as_str() {
+        Some("included") => (
+            Some(true),
+            match lang {
+                Lang::En => format!(
+                    "Transparency log: the hand's last event is leaf {leaf} of the club log at size {size}."
+                ),
+                Lang::Fa => format!(
+                    "دفتر شفافیت: آخرین رویداد دست، برگ {leaf} دفتر باشگاه در اندازهٔ {size} است."
+                ),
+            },
+        ),
+        Some("not_included") => (
+            Some(false),
+            match lang {
+                Lang::En => format!(
+                    "Transparency log: the hand's last event as stored is NOT the club log's leaf {leaf} at size {size}: the record was changed after it was logged."
+                ),
+                Lang::Fa => format!(
+                    "دفتر شفافیت: آخرین رویداد دست، آن‌گونه که ذخیره شده، برگ {leaf} دفتر باشگاه در اندازهٔ {size} نیست: سابقه پس از ثبت تغییر کرده است."
+                ),
+            },
+        ),
+        Some("not_in_log_yet") => (
+            None,
+            lang.pick(
+                "Transparency log: the hand was not under a signed checkpoint yet when the dispute was opened.",
+                "دفتر شفافیت: هنگام گشودن شکایت، دست هنوز زیر نقطهٔ بازرسی امضاشده نبود.",
+            )
+            .to_string(),
+        ),
+        _ => (
+            None,
+            lang.pick(
+                "Transparency log: could not be checked when the dispute was opened.",
+                "دفتر شفافیت: هنگام گشودن شکایت بررسی نشد.",
+            )
+            .to_string(),
+        ),
+    };
+    let second = match consistency.and_then(|c| c["status"].as_str()) {
+        Some("consistent") => Some((
+            true,
+            lang.pick(
+                " The log's latest checkpoint extends that one.",
+                " آخرین نقطهٔ بازرسی دفتر، همان را ادامه می‌دهد.",
+            ),
+        )),
+        Some("inconsistent") => Some((
+            false,
+            lang.pick(
+                " The log's latest checkpoint does NOT extend that one: the log was rewritten since.",
+                " آخرین نقطهٔ بازرسی دفتر، آن را ادامه نمی‌دهد: دفتر از آن پس بازنویسی شده است.",
+            ),
+        )),
+        _ => None,
+    };
+    match second {
+        Some((false, s)) => (Some(false), first + s),
+        Some((true, s)) => (ok, first + s),
+        None => (ok, first),
+    }
 }
 
 fn ruling(lang: Lang, r: &RulingView) -> ReportRuling {

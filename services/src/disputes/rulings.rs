@@ -21,13 +21,15 @@ use super::{dispute_row, entries, entry_row, view};
 use crate::api::errors::{ApiError, ApiResult, Code};
 use crate::auth::Caller;
 use crate::idempotency::{IdemCtx, Reply};
-use crate::store::{HandRow, OfficialRow, RulingAppend, StoreError};
+use crate::store::{HandRow, OfficialRow, Revocation, RulingAppend, StoreError};
 use crate::{now_ms, Service};
 
 /// Longest official name, in characters.
 pub const MAX_OFFICIAL_NAME: usize = 100;
 /// Longest ruling reason, in characters.
 pub const MAX_REASON: usize = 2000;
+/// Longest revocation reason, in characters.
+pub const MAX_REVOCATION_REASON: usize = 500;
 
 /// `POST /v1/officials`.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -52,6 +54,28 @@ pub struct OfficialView {
     pub registered_ms: i64,
     /// The admin key that registered it.
     pub registered_by: String,
+    /// When the admin revoked the key, if they did: it signs no ruling from then on (the
+    /// rulings it signed before stand).
+    pub revoked: Option<RevocationView>,
+}
+
+/// An official key's revocation.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct RevocationView {
+    /// When (unix ms).
+    pub revoked_ms: i64,
+    /// The admin key that revoked it.
+    pub revoked_by: String,
+    /// Why, as the admin gave it.
+    pub reason: String,
+}
+
+/// `POST /v1/officials/{key_id}/revocation`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewRevocation {
+    /// Why: 1 to 500 characters (a display name's rules).
+    pub reason: String,
 }
 
 /// `GET /v1/officials`.
@@ -69,6 +93,11 @@ impl From<OfficialRow> for OfficialView {
             public_key: o.public_key,
             registered_ms: o.registered_ms,
             registered_by: o.registered_by,
+            revoked: o.revoked.map(|r| RevocationView {
+                revoked_ms: r.revoked_ms,
+                revoked_by: r.revoked_by,
+                reason: r.reason,
+            }),
         }
     }
 }
@@ -125,6 +154,7 @@ pub async fn register(
         public_key: key.to_hex(),
         registered_ms: i64::try_from(now_ms()).unwrap_or(i64::MAX),
         registered_by: caller.id.clone(),
+        revoked: None,
     };
     let reply = Reply::new(StatusCode::CREATED, OfficialView::from(row.clone()))?;
     let idem_row = idem
@@ -158,6 +188,67 @@ async fn replayed(svc: &Service, idem: Option<&IdemCtx>) -> ApiResult<Reply> {
             .ok_or_else(|| StoreError::IdempotencyConflict.into()),
         None => Err(StoreError::IdempotencyConflict.into()),
     }
+}
+
+/// `POST /v1/officials/{key_id}/revocation` (admin): revokes an official's key. It signs
+/// no ruling from then on; the rulings it signed before stand, and the record is never
+/// rewritten.
+pub async fn revoke(
+    svc: &Service,
+    caller: &Caller,
+    key_id: &str,
+    body: NewRevocation,
+    idem: Option<IdemCtx>,
+) -> ApiResult<Reply> {
+    caller.require_admin()?;
+    let reason = crate::names::display_name(&body.reason, MAX_REVOCATION_REASON)
+        .map_err(|e| ApiError::invalid_name("reason", &e))?;
+    let not_found = || ApiError::not_found("official");
+    if !crate::plausible_id(key_id) {
+        return Err(not_found());
+    }
+    let official = svc
+        .store
+        .disputes()
+        .get_official(&caller.club_id, key_id)
+        .await?
+        .ok_or_else(not_found)?;
+    if official.revoked.is_some() {
+        return Err(revoked_already(key_id));
+    }
+    let rev = Revocation {
+        revoked_ms: i64::try_from(now_ms()).unwrap_or(i64::MAX),
+        revoked_by: caller.id.clone(),
+        reason,
+    };
+    let view = OfficialView::from(OfficialRow {
+        revoked: Some(rev.clone()),
+        ..official
+    });
+    let reply = Reply::new(StatusCode::CREATED, view)?;
+    let idem_row = idem
+        .as_ref()
+        .map(|c| c.row(&svc.seal, &reply, rev.revoked_ms))
+        .transpose()?;
+    match svc
+        .store
+        .disputes()
+        .revoke_official(&caller.club_id, key_id, &rev, idem_row.as_ref())
+        .await
+    {
+        Ok(()) => Ok(reply),
+        Err(StoreError::Duplicate(_)) => Err(revoked_already(key_id)),
+        Err(StoreError::NotFound(_)) => Err(not_found()),
+        Err(StoreError::IdempotencyConflict) => replayed(svc, idem.as_ref()).await,
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn revoked_already(key_id: &str) -> ApiError {
+    ApiError::new(
+        Code::RevocationExists,
+        format!("{key_id} is revoked already"),
+    )
 }
 
 /// `GET /v1/officials` (admin, auditor).
@@ -259,6 +350,12 @@ pub async fn rule(
                 Code::UnknownOfficial,
                 "the official's key is registered under another name: send the name exactly \
                  as registered (it is signed)",
+            ))
+        }
+        Some(o) if o.revoked.is_some() => {
+            return Err(ApiError::new(
+                Code::OfficialRevoked,
+                format!("{} was revoked: it signs no further ruling", key.key_id()),
             ))
         }
         Some(_) => {}

@@ -27,6 +27,19 @@ pub struct OfficialRow {
     pub registered_ms: i64,
     /// The admin key that registered it.
     pub registered_by: String,
+    /// Its revocation, if the admin revoked it (ignored on writes).
+    pub revoked: Option<Revocation>,
+}
+
+/// The revocation of an official's key: it signs no ruling from then on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Revocation {
+    /// When (unix milliseconds).
+    pub revoked_ms: i64,
+    /// The admin key that revoked it.
+    pub revoked_by: String,
+    /// Why, as the admin gave it.
+    pub reason: String,
 }
 
 /// A dispute: what it is about and where it stands. `status`, `entries`, `head` and
@@ -146,6 +159,18 @@ pub trait DisputeStore: Send + Sync {
     /// The club's officials, in the order they were registered.
     async fn list_officials(&self, club_id: &str) -> Result<Vec<OfficialRow>, StoreError>;
 
+    /// Revokes an official's key, with the idempotency record, all or nothing.
+    /// [`StoreError::NotFound`] (`"official"`) for a key the club never registered,
+    /// [`StoreError::Duplicate`] (`"revocation"`) for a key revoked already,
+    /// [`StoreError::IdempotencyConflict`] for a used idempotency key.
+    async fn revoke_official(
+        &self,
+        club_id: &str,
+        key_id: &str,
+        revocation: &Revocation,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError>;
+
     /// Opens a dispute: its row and entry 0, with the idempotency record, all or nothing.
     /// [`StoreError::NotFound`] for an unknown hand, [`StoreError::Duplicate`]
     /// (`"dispute"`) for an id in use, [`StoreError::IdempotencyConflict`] for a used
@@ -192,6 +217,16 @@ pub(super) const DISPUTE_COLS: &str = "club_id, dispute_id, hand_id, table_id, e
 /// The columns of an official row.
 pub(super) const OFFICIAL_COLS: &str =
     "club_id, key_id, name, public_key, registered_ms, registered_by";
+
+/// An official row as read, with its revocation if any (both stores; a `WHERE` on `o.`
+/// and an `ORDER BY` follow).
+pub(super) const OFFICIAL_SELECT: &str = "SELECT o.club_id, o.key_id, o.name, o.public_key, \
+     o.registered_ms, o.registered_by, r.revoked_ms, r.revoked_by, r.reason \
+     FROM officials o LEFT JOIN official_revocations r \
+     ON r.club_id = o.club_id AND r.key_id = o.key_id";
+
+/// The columns of a revocation row.
+pub(super) const REVOCATION_COLS: &str = "club_id, key_id, revoked_ms, revoked_by, reason";
 
 /// The columns of a dispute entry row.
 pub(super) const ENTRY_COLS: &str =

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use disputes::{
-    DisputeEntryRow, DisputeFilter, DisputeRow, DisputeStore, OfficialRow, RulingAppend,
+    DisputeEntryRow, DisputeFilter, DisputeRow, DisputeStore, OfficialRow, Revocation, RulingAppend,
 };
 pub use error::StoreError;
 pub use postgres::PgStore;

@@ -85,11 +85,34 @@ fn trust_line(key: Option<&NoteVerifier>) -> String {
     }
 }
 
-/// `replayer log inclusion BUNDLE --checkpoint FILE --proof FILE [--tiles SRC] [--key VKEY]`.
+/// The log proof a bundle of version 2 carries, as a log proof file would give it: the
+/// origin and tree size are its checkpoint's.
+fn embedded_proof(bundle: &Path, raw: &RawBundle) -> Result<HandLogProof> {
+    let Some(p) = &raw.log_proof else {
+        bail!(
+            "{}: the bundle carries no log proof (version {}); pass --proof with the hand's log proof file",
+            bundle.display(),
+            raw.version
+        );
+    };
+    let cp = Checkpoint::parse_unverified(&p.checkpoint)
+        .map_err(|e| anyhow!("{}: log_proof: the checkpoint: {e}", bundle.display()))?;
+    Ok(HandLogProof::new(
+        cp.origin.as_str(),
+        &raw.hand,
+        p.salt,
+        p.leaf_index,
+        cp.size,
+        p.inclusion.clone(),
+    ))
+}
+
+/// `replayer log inclusion BUNDLE --checkpoint FILE [--proof FILE] [--tiles SRC] [--key VKEY]`;
+/// without `--proof`, the proof the bundle carries (version 2).
 pub fn inclusion(
     bundle: &Path,
     checkpoint: &Path,
-    proof: &Path,
+    proof: Option<&Path>,
     tiles: Option<&str>,
     key: Option<&str>,
 ) -> Result<bool> {
@@ -98,13 +121,18 @@ pub fn inclusion(
         std::fs::read(bundle).with_context(|| format!("cannot read {}", bundle.display()))?;
     let raw: RawBundle = serde_json::from_slice(&bundle_bytes)
         .map_err(|e| anyhow!("{}: not a hand bundle: {e}", bundle.display()))?;
-    let proof_bytes =
-        std::fs::read(proof).with_context(|| format!("cannot read {}", proof.display()))?;
-    let log_proof: HandLogProof = serde_json::from_slice(&proof_bytes)
-        .map_err(|e| anyhow!("{}: not a log proof: {e}", proof.display()))?;
-    log_proof
-        .check_version()
-        .map_err(|e| anyhow!("{}: {e}", proof.display()))?;
+    let log_proof: HandLogProof = match proof {
+        Some(proof) => {
+            let proof_bytes =
+                std::fs::read(proof).with_context(|| format!("cannot read {}", proof.display()))?;
+            let p: HandLogProof = serde_json::from_slice(&proof_bytes)
+                .map_err(|e| anyhow!("{}: not a log proof: {e}", proof.display()))?;
+            p.check_version()
+                .map_err(|e| anyhow!("{}: {e}", proof.display()))?;
+            p
+        }
+        None => embedded_proof(bundle, &raw)?,
+    };
     let cp_text = read_file_text(checkpoint)?;
     let cp = match read_checkpoint(&cp_text, &checkpoint.display().to_string(), key.as_ref())? {
         Ok(c) => c,

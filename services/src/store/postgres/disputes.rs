@@ -8,11 +8,13 @@ use tokio_postgres::Row;
 use super::{commit, get, insert_idem, map_pg, violated, PgStore};
 use crate::store::disputes::{
     check_open, check_ruling, DisputeEntryRow, DisputeFilter, DisputeRow, DisputeStore,
-    OfficialRow, RulingAppend, DISPUTE_COLS, ENTRY_COLS, OFFICIAL_COLS,
+    OfficialRow, Revocation, RulingAppend, DISPUTE_COLS, ENTRY_COLS, OFFICIAL_COLS,
+    OFFICIAL_SELECT, REVOCATION_COLS,
 };
 use crate::store::{page_limit, IdemRow, StoreError};
 
 fn official_from(r: &Row) -> Result<OfficialRow, StoreError> {
+    let revoked_ms: Option<i64> = get(r, "revoked_ms")?;
     Ok(OfficialRow {
         club_id: get(r, "club_id")?,
         key_id: get(r, "key_id")?,
@@ -20,6 +22,14 @@ fn official_from(r: &Row) -> Result<OfficialRow, StoreError> {
         public_key: get(r, "public_key")?,
         registered_ms: get(r, "registered_ms")?,
         registered_by: get(r, "registered_by")?,
+        revoked: match revoked_ms {
+            Some(revoked_ms) => Some(Revocation {
+                revoked_ms,
+                revoked_by: get(r, "revoked_by")?,
+                reason: get(r, "reason")?,
+            }),
+            None => None,
+        },
     })
 }
 
@@ -59,6 +69,7 @@ fn entry_from(r: &Row) -> Result<DisputeEntryRow, StoreError> {
 fn write_error(e: tokio_postgres::Error) -> StoreError {
     match violated(&e) {
         Some("officials_pkey") => StoreError::Duplicate("official"),
+        Some("official_revocations_pkey") => StoreError::Duplicate("revocation"),
         Some("disputes_pkey") => StoreError::Duplicate("dispute"),
         Some("dispute_entries_pkey") => StoreError::Conflict {
             expected: 0,
@@ -66,6 +77,7 @@ fn write_error(e: tokio_postgres::Error) -> StoreError {
         },
         _ => match e.as_db_error().map(|d| d.constraint()) {
             Some(Some("officials_club_fkey")) => StoreError::NotFound("club"),
+            Some(Some("official_revocations_official_fkey")) => StoreError::NotFound("official"),
             Some(Some("disputes_hand_fkey")) => StoreError::NotFound("hand"),
             Some(Some("dispute_entries_dispute_fkey")) => StoreError::NotFound("dispute"),
             _ => map_pg(e),
@@ -148,7 +160,7 @@ impl DisputeStore for PgStore {
         let client = self.client().await?;
         let stmt = client
             .prepare_cached(&format!(
-                "SELECT {OFFICIAL_COLS} FROM officials WHERE club_id = $1 AND key_id = $2"
+                "{OFFICIAL_SELECT} WHERE o.club_id = $1 AND o.key_id = $2"
             ))
             .await
             .map_err(map_pg)?;
@@ -163,13 +175,50 @@ impl DisputeStore for PgStore {
         let client = self.client().await?;
         let stmt = client
             .prepare_cached(&format!(
-                "SELECT {OFFICIAL_COLS} FROM officials WHERE club_id = $1 \
-                 ORDER BY registered_ms, key_id"
+                "{OFFICIAL_SELECT} WHERE o.club_id = $1 ORDER BY o.registered_ms, o.key_id"
             ))
             .await
             .map_err(map_pg)?;
         let rows = client.query(&stmt, &[&club_id]).await.map_err(map_pg)?;
         rows.iter().map(official_from).collect()
+    }
+
+    async fn revoke_official(
+        &self,
+        club_id: &str,
+        key_id: &str,
+        rev: &Revocation,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        if idem.is_some_and(|i| i.club_id != club_id) {
+            return Err(StoreError::Internal(
+                "idempotency record of another club".into(),
+            ));
+        }
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(map_pg)?;
+        if let Some(idem) = idem {
+            insert_idem(&tx, idem).await?;
+        }
+        let stmt = tx
+            .prepare_cached(&format!(
+                "INSERT INTO official_revocations ({REVOCATION_COLS}) VALUES ($1, $2, $3, $4, $5)"
+            ))
+            .await
+            .map_err(map_pg)?;
+        tx.execute(
+            &stmt,
+            &[
+                &club_id,
+                &key_id,
+                &rev.revoked_ms,
+                &rev.revoked_by,
+                &rev.reason,
+            ],
+        )
+        .await
+        .map_err(write_error)?;
+        commit(tx).await
     }
 
     async fn open_dispute(

@@ -8,7 +8,8 @@ use rusqlite::{params, params_from_iter, Connection, ErrorCode, OptionalExtensio
 use super::{insert_idem, json, map_sqlite, require_club, SqliteStore};
 use crate::store::disputes::{
     check_open, check_ruling, DisputeEntryRow, DisputeFilter, DisputeRow, DisputeStore,
-    OfficialRow, RulingAppend, DISPUTE_COLS, ENTRY_COLS, OFFICIAL_COLS,
+    OfficialRow, Revocation, RulingAppend, DISPUTE_COLS, ENTRY_COLS, OFFICIAL_COLS,
+    OFFICIAL_SELECT, REVOCATION_COLS,
 };
 use crate::store::{page_limit, IdemRow, StoreError};
 
@@ -20,6 +21,14 @@ fn official_row(r: &Row<'_>) -> rusqlite::Result<OfficialRow> {
         public_key: r.get(3)?,
         registered_ms: r.get(4)?,
         registered_by: r.get(5)?,
+        revoked: match r.get::<_, Option<i64>>(6)? {
+            Some(revoked_ms) => Some(Revocation {
+                revoked_ms,
+                revoked_by: r.get(7)?,
+                reason: r.get(8)?,
+            }),
+            None => None,
+        },
     })
 }
 
@@ -66,6 +75,9 @@ fn write_error(e: rusqlite::Error) -> StoreError {
             match msg.strip_prefix("UNIQUE constraint failed: ") {
                 Some("officials.club_id, officials.key_id") => {
                     return StoreError::Duplicate("official")
+                }
+                Some("official_revocations.club_id, official_revocations.key_id") => {
+                    return StoreError::Duplicate("revocation")
                 }
                 Some("disputes.club_id, disputes.dispute_id") => {
                     return StoreError::Duplicate("dispute")
@@ -167,7 +179,7 @@ impl DisputeStore for SqliteStore {
         let (club_id, key_id) = (club_id.to_owned(), key_id.to_owned());
         self.run(move |conn| {
             conn.prepare_cached(&format!(
-                "SELECT {OFFICIAL_COLS} FROM officials WHERE club_id = ?1 AND key_id = ?2"
+                "{OFFICIAL_SELECT} WHERE o.club_id = ?1 AND o.key_id = ?2"
             ))
             .and_then(|mut s| {
                 s.query_row(params![club_id, key_id], official_row)
@@ -182,14 +194,60 @@ impl DisputeStore for SqliteStore {
         let club_id = club_id.to_owned();
         self.run(move |conn| {
             conn.prepare_cached(&format!(
-                "SELECT {OFFICIAL_COLS} FROM officials WHERE club_id = ?1 \
-                 ORDER BY registered_ms, key_id"
+                "{OFFICIAL_SELECT} WHERE o.club_id = ?1 ORDER BY o.registered_ms, o.key_id"
             ))
             .and_then(|mut s| {
                 s.query_map(params![club_id], official_row)?
                     .collect::<rusqlite::Result<Vec<_>>>()
             })
             .map_err(map_sqlite)
+        })
+        .await
+    }
+
+    async fn revoke_official(
+        &self,
+        club_id: &str,
+        key_id: &str,
+        rev: &Revocation,
+        idem: Option<&IdemRow>,
+    ) -> Result<(), StoreError> {
+        if idem.is_some_and(|i| i.club_id != club_id) {
+            return Err(StoreError::Internal(
+                "idempotency record of another club".into(),
+            ));
+        }
+        let (club_id, key_id, rev, idem) = (
+            club_id.to_owned(),
+            key_id.to_owned(),
+            rev.clone(),
+            idem.cloned(),
+        );
+        self.write(move |tx| {
+            if let Some(idem) = &idem {
+                insert_idem(tx, idem)?;
+            }
+            let known = tx
+                .prepare_cached("SELECT 1 FROM officials WHERE club_id = ?1 AND key_id = ?2")
+                .and_then(|mut s| s.query_row(params![club_id, key_id], |_| Ok(())).optional())
+                .map_err(map_sqlite)?;
+            if known.is_none() {
+                return Err(StoreError::NotFound("official"));
+            }
+            tx.prepare_cached(&format!(
+                "INSERT INTO official_revocations ({REVOCATION_COLS}) VALUES (?1, ?2, ?3, ?4, ?5)"
+            ))
+            .and_then(|mut s| {
+                s.execute(params![
+                    club_id,
+                    key_id,
+                    rev.revoked_ms,
+                    rev.revoked_by,
+                    rev.reason
+                ])
+            })
+            .map_err(write_error)?;
+            Ok(())
         })
         .await
     }
