@@ -298,6 +298,18 @@ async fn swapped_hand_numbers(env: Env) {
 
 async fn lost_signing_key(env: Env) {
     let c = club_with_hands(&env, false).await;
+    // The club log has signed a checkpoint with that key (its builder runs every 500 ms:
+    // on a busy machine the hands can be over before the first one).
+    let path = format!("/v1/clubs/{}/log/checkpoint", c.club);
+    let mut signed = false;
+    for _ in 0..300 {
+        if c.app.get(&path, None).await.status == StatusCode::OK {
+            signed = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(signed, "the club log signed no checkpoint within 30 s");
     // The key that signed every hand is rotated out, then its file lost: the audit, which
     // trusts only the key ring's keys, can no longer vouch for any event.
     let keys = env.data.path().join("keys");
