@@ -3422,6 +3422,21 @@
     if (origin !== key.name) return { error: "a checkpoint whose origin is not the key name" };
     return { origin, size: Number(sizeText), root };
   }
+  function vkeyOf(name, pub) {
+    const id = toHex(sha2562(utf8(name), new Uint8Array([10, 1]), pub).subarray(0, 4));
+    return `${name}+${id}+${b64encode(concat(new Uint8Array([1]), pub))}`;
+  }
+  function proofOfBundle(hand, lp) {
+    const names = ["checkpoint", "leaf_index", "salt", "inclusion"];
+    if (!lp || typeof lp !== "object" || Object.keys(lp).length !== names.length || names.some((k) => !(k in lp))) return null;
+    if (typeof lp.checkpoint !== "string") return null;
+    const lines = lp.checkpoint.split("\n");
+    if (lines.length < 3 || !/^(0|[1-9][0-9]*)$/.test(lines[1])) return null;
+    return {
+      note: lp.checkpoint,
+      proof: { format: "persian-cards/log-proof", version: 1, origin: lines[0], hand, salt: lp.salt, leaf_index: lp.leaf_index, tree_size: Number(lines[1]), inclusion: lp.inclusion }
+    };
+  }
   function checkLogProof(bundle, proof, checkpointNote, vkey) {
     const key = parseVkey(vkey);
     if (!key) return { ok: false, message: "the log key is not a valid vkey" };
@@ -3881,7 +3896,14 @@
     if (env.game !== ev0.game) return resultOf({ ...base, problem: new Problem(null, "header", `game ${ev0.game}`, `game ${env.game}`), done, decks, extra: more });
     if (env.status !== p3.st.status) return resultOf({ ...base, problem: new Problem(null, "header", `status ${p3.st.status}`, `status ${env.status}`), done, decks, extra: more });
     let logCheck = null;
-    if (env.logProof !== void 0) {
+    const official = env.logProof === void 0 ? null : proofOfBundle(env.hand, env.logProof);
+    if (official) {
+      const note = opts.checkpoint ?? official.note;
+      const vkeys = opts.logKey ? [opts.logKey] : [...trusted ? trusted.values() : env.keys.map((k) => k.pub)].map((pub) => vkeyOf(official.proof.origin, pub));
+      const results = vkeys.map((k) => checkLogProof(value, official.proof, note, k));
+      logCheck = results.find((r) => r.ok) ?? results[0] ?? { ok: false, message: "no key to check the checkpoint with" };
+      if (logCheck.ok && !opts.logKey && !trusted) logCheck = { ok: true, message: `${logCheck.message} (the checkpoint checked ONLY against the keys the bundle itself carries)` };
+    } else if (env.logProof !== void 0) {
       const lp = env.logProof;
       const note = opts.checkpoint ?? (isObj2(lp) && typeof lp.checkpoint === "string" ? lp.checkpoint : null);
       if (opts.logKey && note) {

@@ -251,3 +251,27 @@ test('transparency-v1: the hand proof, carried as a version-2 bundle\'s log_proo
   const v1 = await verifyBundle(JSON.stringify({ ...b, log_proof: hp.log_proof }));
   assert.equal(v1.first_problem.rule, 'unreadable');
 });
+
+test('bundles-v2: the log proof a version-2 bundle carries (docs/BUNDLE.md §9) is checked as replayer verify checks it', async () => {
+  const b = readJson(join(VECTORS, 'bundles-v2', 'bluff-4-seats-relabel.json'));
+  const good = await verifyBundle(JSON.stringify(b));
+  assert.equal(good.ok, true, JSON.stringify(good.first_problem));
+  const lp = good.checks.find((c) => c.id === 'log_proof');
+  assert.equal(lp.ok, true, lp.message);
+  assert.match(lp.message, /leaf 5 of .* at size 11/);
+  assert.match(lp.message, /ONLY against the keys the bundle itself carries/);
+  // A changed salt, proof hash or leaf index, or a checkpoint altered after signing.
+  const alters = [
+    (p) => (p.salt = '0e'.repeat(32)),
+    (p) => (p.inclusion[0] = p.inclusion[0].replace(/^./, (c) => (c === '0' ? '1' : '0'))),
+    (p) => (p.leaf_index += 1),
+    (p) => (p.checkpoint = p.checkpoint.replace('\n11\n', '\n12\n')),
+  ];
+  for (const alter of alters) {
+    const bad = JSON.parse(JSON.stringify(b));
+    alter(bad.log_proof);
+    const r = await verifyBundle(JSON.stringify(bad));
+    assert.equal(r.ok, false, alter.toString());
+    assert.equal(r.first_problem.id, 'log_proof', alter.toString());
+  }
+});

@@ -24,7 +24,7 @@ import {
   sortCanonical,
 } from './shuffle.js';
 import { Problem, buildChecks } from './checks.js';
-import { checkLogProof } from './transparency.js';
+import { checkLogProof, proofOfBundle, vkeyOf } from './transparency.js';
 
 export const BUNDLE_FORMAT = 'persian-cards/hand-bundle';
 export const MATCH_FORMAT = 'persian-cards/match';
@@ -504,7 +504,18 @@ export function verifyBundleSync(input, opts = {}) {
   // The log proof (a v2 bundle's `log_proof`): checked only against a club log key the
   // user trusts (opts.logKey, a vkey) and a checkpoint (opts.checkpoint, or the proof's own).
   let logCheck = null;
-  if (env.logProof !== undefined) {
+  const official = env.logProof === undefined ? null : proofOfBundle(env.hand, env.logProof);
+  if (official) {
+    // docs/BUNDLE.md §9, as `replayer verify` checks it: the checkpoint signed by the log
+    // key given, else by a trusted key, else by one of the bundle's own keys.
+    const note = opts.checkpoint ?? official.note;
+    const vkeys = opts.logKey
+      ? [opts.logKey]
+      : [...(trusted ? trusted.values() : env.keys.map((k) => k.pub))].map((pub) => vkeyOf(official.proof.origin, pub));
+    const results = vkeys.map((k) => checkLogProof(value, official.proof, note, k));
+    logCheck = results.find((r) => r.ok) ?? results[0] ?? { ok: false, message: 'no key to check the checkpoint with' };
+    if (logCheck.ok && !opts.logKey && !trusted) logCheck = { ok: true, message: `${logCheck.message} (the checkpoint checked ONLY against the keys the bundle itself carries)` };
+  } else if (env.logProof !== undefined) {
     const lp = env.logProof;
     const note = opts.checkpoint ?? (isObj(lp) && typeof lp.checkpoint === 'string' ? lp.checkpoint : null);
     if (opts.logKey && note) {

@@ -115,6 +115,29 @@ export function openCheckpoint(note, key) {
   return { origin, size: Number(sizeText), root };
 }
 
+/** §5: the vkey of an Ed25519 public key under a log's name (origin). */
+export function vkeyOf(name, pub) {
+  const id = toHex(sha256(utf8(name), new Uint8Array([0x0a, 0x01]), pub).subarray(0, 4));
+  return `${name}+${id}+${b64encode(concat(new Uint8Array([0x01]), pub))}`;
+}
+
+/**
+ * docs/BUNDLE.md §9: a version-2 bundle's `log_proof` ({checkpoint, leaf_index, salt,
+ * inclusion}) as the proof file of §7 (its origin and tree size the checkpoint's), with the
+ * checkpoint note; null when it is not of that shape or its checkpoint cannot be read.
+ */
+export function proofOfBundle(hand, lp) {
+  const names = ['checkpoint', 'leaf_index', 'salt', 'inclusion'];
+  if (!lp || typeof lp !== 'object' || Object.keys(lp).length !== names.length || names.some((k) => !(k in lp))) return null;
+  if (typeof lp.checkpoint !== 'string') return null;
+  const lines = lp.checkpoint.split('\n');
+  if (lines.length < 3 || !/^(0|[1-9][0-9]*)$/.test(lines[1])) return null;
+  return {
+    note: lp.checkpoint,
+    proof: { format: 'persian-cards/log-proof', version: 1, origin: lines[0], hand, salt: lp.salt, leaf_index: lp.leaf_index, tree_size: Number(lines[1]), inclusion: lp.inclusion },
+  };
+}
+
 /**
  * §7: checks a log proof for a bundle (parsed) against a checkpoint note under a vkey.
  * Returns {ok: true, message} or {ok: false, message}.
