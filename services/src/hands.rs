@@ -1297,12 +1297,7 @@ async fn mutate_row(
             ))
         }
         Err(StoreError::IdempotencyConflict) => {
-            if let Some(ctx) = &idem {
-                if let Some(r) = ctx.lookup(svc.store.as_ref(), &svc.seal).await? {
-                    return Ok(r);
-                }
-            }
-            Err(StoreError::IdempotencyConflict.into())
+            IdemCtx::replayed(idem.as_ref(), svc.store.as_ref(), &svc.seal).await
         }
         Err(e) => Err(e.into()),
     }
@@ -1410,12 +1405,7 @@ pub async fn quarantine(
             ))
         }
         Err(StoreError::IdempotencyConflict) => {
-            if let Some(ctx) = &idem {
-                if let Some(r) = ctx.lookup(svc.store.as_ref(), &svc.seal).await? {
-                    return Ok(r);
-                }
-            }
-            return Err(StoreError::IdempotencyConflict.into());
+            return IdemCtx::replayed(idem.as_ref(), svc.store.as_ref(), &svc.seal).await;
         }
         Err(e) => return Err(e.into()),
     }

@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 use crate::api::errors::{ApiError, ApiResult, Code};
 use crate::auth::Caller;
 use crate::keys::SealKey;
-use crate::store::{IdemRow, Store};
+use crate::store::{IdemRow, Store, StoreError};
 
 /// Longest accepted `Idempotency-Key`.
 pub const MAX_KEY_LEN: usize = 200;
@@ -138,6 +138,23 @@ impl IdemCtx {
             response: json!({ "sealed": hex::encode(sealed) }),
             created_ms: now_ms,
         })
+    }
+
+    /// The answer to a write the store refused because this key's record went in first (a
+    /// request with the same key committed meanwhile): its recorded reply. Without a
+    /// context, or should the record be gone, the refusal stands.
+    pub async fn replayed(
+        ctx: Option<&IdemCtx>,
+        store: &dyn Store,
+        seal: &SealKey,
+    ) -> ApiResult<Reply> {
+        match ctx {
+            Some(ctx) => ctx
+                .lookup(store, seal)
+                .await?
+                .ok_or_else(|| StoreError::IdempotencyConflict.into()),
+            None => Err(StoreError::IdempotencyConflict.into()),
+        }
     }
 
     /// The recorded reply for this key: replayed when the request is the same, 422 when

@@ -201,13 +201,9 @@ pub async fn create(
         .await
     {
         Ok(()) => Ok(reply),
-        Err(StoreError::IdempotencyConflict) => match &idem {
-            Some(ctx) => ctx
-                .lookup(svc.store.as_ref(), &svc.seal)
-                .await?
-                .ok_or_else(|| StoreError::IdempotencyConflict.into()),
-            None => Err(StoreError::IdempotencyConflict.into()),
-        },
+        Err(StoreError::IdempotencyConflict) => {
+            IdemCtx::replayed(idem.as_ref(), svc.store.as_ref(), &svc.seal).await
+        }
         Err(e) => Err(e.into()),
     }
 }

@@ -181,13 +181,7 @@ pub async fn register(
 }
 
 async fn replayed(svc: &Service, idem: Option<&IdemCtx>) -> ApiResult<Reply> {
-    match idem {
-        Some(ctx) => ctx
-            .lookup(svc.store.as_ref(), &svc.seal)
-            .await?
-            .ok_or_else(|| StoreError::IdempotencyConflict.into()),
-        None => Err(StoreError::IdempotencyConflict.into()),
-    }
+    IdemCtx::replayed(idem, svc.store.as_ref(), &svc.seal).await
 }
 
 /// `POST /v1/officials/{key_id}/revocation` (admin): revokes an official's key. It signs
