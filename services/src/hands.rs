@@ -234,6 +234,12 @@ pub struct Appended {
     pub events: Vec<Record>,
     /// Who the hand waits for now.
     pub to_act: ToActView,
+    /// The caller's own legal actions now, as `GET …/legal-actions` would answer them
+    /// (a seat's for a seat token, the service's for the admin key): empty when the
+    /// caller may not act. A seat that acts again (a hit after a hit) needs no second
+    /// request to know what it may do.
+    #[schema(value_type = Vec<Object>)]
+    pub legal_actions: Vec<Value>,
     /// The outcome, once completed.
     #[schema(value_type = Option<Object>)]
     pub outcome: Option<Value>,
@@ -1253,6 +1259,7 @@ async fn mutate_row(
             head: head.to_hex(),
             events: records.clone(),
             to_act: next.to_act().into(),
+            legal_actions: next.legal_actions(actor),
             outcome: next.outcome().cloned(),
         },
     )?;

@@ -186,6 +186,22 @@ pub async fn step(
                 r.body["events"][0]["event"]["seq"], seq,
                 "the action's event has the expected seq"
             );
+            // The answer carries the writer's own legal actions now: those
+            // `GET …/legal-actions` gives the same token (none once the hand is over).
+            let given = r.body["legal_actions"]
+                .as_array()
+                .unwrap_or_else(|| panic!("legal_actions in the answer: {}", r.text))
+                .clone();
+            if r.body["status"] == "in_progress" {
+                let (now_seq, now) = legal(app, hand, &tokens[seat]).await;
+                assert_eq!(now_seq, r.body["next_seq"].as_u64().unwrap());
+                assert_eq!(
+                    given, now,
+                    "the answer's legal actions are the seat's own now"
+                );
+            } else {
+                assert!(given.is_empty(), "no legal action once the hand is over");
+            }
             None
         }
     }

@@ -13,9 +13,11 @@
 //!   `POST /v1/tables` (no client entropy, as the store side), and C client tasks, one per
 //!   table, each playing hands back to back: the admin starts a hand; then a seat that
 //!   may act (from the hand's `to_act`) asks `GET …/legal-actions` with its own seat token
-//!   and sends one of them, sampled by the engine (`DynGame::sample_legal`), with its
-//!   token and `expected_seq` (`POST …/actions`). When a slice ends the hand in progress
-//!   at each table is abandoned (`POST …/abandon`), as the store side abandons its own.
+//!   (unless the answer to its own last write gave them: a seat acting again, as a hit
+//!   after a hit) and sends one of them, sampled by the engine (`DynGame::sample_legal`),
+//!   with its token and `expected_seq` (`POST …/actions`). When a slice ends the hand in
+//!   progress at each table is abandoned (`POST …/abandon`), as the store side abandons
+//!   its own.
 //!
 //! Why a separate process and not the service in this one: production runs the binary,
 //! with its own actix workers and runtime, its allocator and real TCP; and its CPU can be
@@ -24,7 +26,9 @@
 //! Why `GET …/legal-actions` before each action: the engines compute legal actions from
 //! the whole state of a hand, which a seat's view does not carry (hidden cards, the
 //! deck), and there is no engine function from a view; a client that does not copy the
-//! rules asks, as docs/API.md's walk-through does.
+//! rules asks, as docs/API.md's walk-through does. A write's answer carries the writer's
+//! own legal actions after it (`legal_actions`), so a seat that acts twice in a row asks
+//! once; a seat that has not acted since another one did asks again.
 //!
 //! Every loop is bounded in count and in time; the only traffic is to the service this
 //! command starts on 127.0.0.1 and to the two database URLs given.
@@ -256,6 +260,9 @@ struct Written {
     #[serde(default)]
     events: Vec<IgnoredAny>,
     to_act: ToAct,
+    /// The writer's own legal actions after the write (absent from other answers).
+    #[serde(default)]
+    legal_actions: Vec<Value>,
 }
 
 /// `GET …/legal-actions`.
@@ -272,6 +279,9 @@ struct HandState {
     next_seq: u64,
     to_act: ToAct,
     steps: usize,
+    /// The legal actions at `next_seq` of the caller with this token, when the answer to
+    /// its write gave them (a caller that may act again).
+    known: Option<(String, Vec<Value>)>,
 }
 
 /// One table: its seat tokens and the hand running there.
@@ -417,6 +427,14 @@ impl Client {
         self.follow(w, steps)
     }
 
+    /// [`Self::wrote`], keeping the legal actions the answer gives the writer (`token`).
+    fn wrote_as(&mut self, w: Written, steps: usize, token: &str) -> Option<HandState> {
+        let legal = (!w.legal_actions.is_empty()).then(|| w.legal_actions.clone());
+        let mut h = self.wrote(w, steps)?;
+        h.known = legal.map(|l| (token.to_owned(), l));
+        Some(h)
+    }
+
     /// The hand as an answer shows it; `None` once it is over.
     fn follow(&mut self, w: Written, steps: usize) -> Option<HandState> {
         if w.status == "in_progress" {
@@ -425,6 +443,7 @@ impl Client {
                 next_seq: w.next_seq,
                 to_act: w.to_act,
                 steps,
+                known: None,
             })
         } else {
             self.out.hands_finished += 1;
@@ -541,16 +560,25 @@ impl Client {
                 .cloned()
                 .with_context(|| format!("no token for seat {seat}"))?
         };
-        let path = format!("/v1/hands/{}/legal-actions", h.hand_id);
-        let legal: Legal = match self
-            .send(Kind::Legal, reqwest::Method::GET, &path, &token, None)
-            .await?
-        {
-            Ok(l) => l,
-            Err(e) => {
-                self.out.error(format!("legal-actions: {e}"));
-                t.hand = self.reload(&h.hand_id, steps).await?;
-                return Ok(());
+        let legal: Legal = match h.known {
+            // The answer to this caller's own write gave them, for this seq.
+            Some((ref known_token, ref legal)) if *known_token == token => Legal {
+                next_seq: h.next_seq,
+                legal_actions: legal.clone(),
+            },
+            _ => {
+                let path = format!("/v1/hands/{}/legal-actions", h.hand_id);
+                match self
+                    .send(Kind::Legal, reqwest::Method::GET, &path, &token, None)
+                    .await?
+                {
+                    Ok(l) => l,
+                    Err(e) => {
+                        self.out.error(format!("legal-actions: {e}"));
+                        t.hand = self.reload(&h.hand_id, steps).await?;
+                        return Ok(());
+                    }
+                }
             }
         };
         if legal.legal_actions.is_empty() {
@@ -583,7 +611,7 @@ impl Client {
         {
             Ok(w) => {
                 self.out.actions += 1;
-                t.hand = self.wrote(w, steps);
+                t.hand = self.wrote_as(w, steps, &token);
             }
             Err(e) => {
                 self.out.error(format!("action {action}: {e}"));
@@ -881,7 +909,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     );
     println!(
         "hands: Bist-o-yek, {} seats, no client entropy; per action the seat asks \
-         GET …/legal-actions, then POSTs one with its token and expected_seq",
+         GET …/legal-actions (unless its own last write's answer gave them), then POSTs \
+         one with its token and expected_seq",
         args.players
     );
     let rounds = args.rounds.clamp(1, args.duration_secs);
