@@ -13,7 +13,11 @@
 # measured at each, the later against the first), BENCH_QUERIES (4000 per size),
 # LOADGEN_BIN (a prebuilt loadgen: no build), SERVICE_BIN (a prebuilt
 # audit-service, for http: no build), CLUBLOG_SIZES (1000000,10000000), BENCH_CLUBLOG_TABLES
-# (8).
+# (8), BENCH_SHARED_BUFFERS (unset: the local server as it is; set, e.g. 6GB: a throw-away
+# cluster of the same PostgreSQL started for the run, with that shared_buffers and
+# BENCH_PG_PORT (5434), initdb'd in a temporary folder and removed at the end: a server
+# sized for its data, as a deployment of that size would be), BENCH_PG_OPTIONS (more
+# server options for that cluster, e.g. "-c shared_preload_libraries=pg_stat_statements").
 #
 # Each benchmark gets a fresh database bench_<random hex> on the local PostgreSQL
 # (DATABASE_URL_ADMIN, default postgres://postgres@127.0.0.1:5432/postgres, a role
@@ -30,6 +34,43 @@ EVENTS="${BENCH_EVENTS:-1000000}"
 QUERIES="${BENCH_QUERIES:-4000}"
 
 say() { printf '[bench.sh] %s\n' "$*" >&2; }
+
+# BENCH_SHARED_BUFFERS: a cluster of our own for the run (as the postgres user; the
+# binaries of the local server's version), stopped and removed on exit.
+OWN_DIR=""
+OWN_BIN=""
+stop_own() {
+  if [ -n "$OWN_DIR" ]; then
+    say "stopping the benchmark's own cluster in $OWN_DIR"
+    as_pg "$OWN_BIN/pg_ctl" -D "$OWN_DIR" -m fast -w stop >/dev/null 2>&1 || true
+    rm -rf "$OWN_DIR"
+    OWN_DIR=""
+  fi
+}
+as_pg() { if [ "$(id -un)" = postgres ]; then "$@"; else runuser -u postgres -- "$@"; fi; }
+if [ -n "${BENCH_SHARED_BUFFERS:-}" ]; then
+  case "$BENCH_SHARED_BUFFERS" in
+    *[!0-9A-Za-z]*|'') say "FATAL: BENCH_SHARED_BUFFERS must be a size such as 6GB"; exit 2 ;;
+  esac
+  port="${BENCH_PG_PORT:-5434}"
+  case "$port" in ''|*[!0-9]*) say "FATAL: BENCH_PG_PORT must be a number"; exit 2 ;; esac
+  OWN_BIN=$(psql "$ADMIN_URL" -Atqc "select setting from pg_config where name = 'BINDIR'" 2>/dev/null || true)
+  [ -n "$OWN_BIN" ] && [ -x "$OWN_BIN/initdb" ] || OWN_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  [ -x "$OWN_BIN/initdb" ] || { say "FATAL: no initdb found"; exit 2; }
+  if pg_isready -q -h 127.0.0.1 -p "$port" 2>/dev/null; then
+    say "FATAL: something answers on port $port already; set BENCH_PG_PORT"; exit 2
+  fi
+  OWN_DIR=$(mktemp -d /tmp/bench-pg.XXXXXX)
+  trap stop_own EXIT
+  chown postgres "$OWN_DIR"; chmod 700 "$OWN_DIR"
+  say "own cluster: initdb in $OWN_DIR, port $port, shared_buffers $BENCH_SHARED_BUFFERS"
+  as_pg "$OWN_BIN/initdb" -D "$OWN_DIR" -A trust -U postgres --no-sync >/dev/null
+  as_pg "$OWN_BIN/pg_ctl" -D "$OWN_DIR" -l "$OWN_DIR/server.log" -w -t 120 \
+    -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$OWN_DIR -c shared_buffers=$BENCH_SHARED_BUFFERS -c max_wal_size=8GB -c max_connections=200 ${BENCH_PG_OPTIONS:-}" \
+    start >/dev/null || { say "FATAL: the cluster did not start:"; tail -n 20 "$OWN_DIR/server.log" >&2; exit 2; }
+  ADMIN_URL="postgres://postgres@127.0.0.1:$port/postgres"
+  say "server: $(psql "$ADMIN_URL" -Atqc 'select version()'), shared_buffers $(psql "$ADMIN_URL" -Atqc 'show shared_buffers')"
+fi
 
 case "$ADMIN_URL" in
   postgres://*@127.0.0.1:*|postgres://*@127.0.0.1/*|postgres://*@localhost:*|postgres://*@localhost/*) ;;
@@ -69,8 +110,8 @@ drop_dbs() {
   done
   DBS=()
 }
-trap drop_dbs EXIT
-trap 'drop_dbs; exit 130' INT TERM
+trap 'drop_dbs; stop_own' EXIT
+trap 'drop_dbs; stop_own; exit 130' INT TERM
 
 # A fresh database, dropped at the end; sets DB and DB_URL.
 fresh_db() {
