@@ -91,18 +91,29 @@ pub fn hand_salt(seal: &SealKey, club: &str, hand: &str) -> HandSalt {
 
 /// The leaf entry of a stored event of `club` under `salt`.
 pub fn event_leaf(club: &str, salt: &HandSalt, ev: &EventRow) -> Result<LeafEntry, LogError> {
+    leaf_of(club, salt, &ev.hand_id, ev.seq, &ev.hash)
+}
+
+/// [`event_leaf`] from the event's hand, seq and hash (all a leaf holds of it).
+fn leaf_of(
+    club: &str,
+    salt: &HandSalt,
+    hand: &str,
+    seq: i64,
+    hash: &str,
+) -> Result<LeafEntry, LogError> {
     let bad = |why| LogError::BadEvent {
-        hand: ev.hand_id.clone(),
-        seq: ev.seq,
+        hand: hand.to_owned(),
+        seq,
         why,
     };
-    let event_hash = Hash::from_hex(&ev.hash).map_err(|_| bad("hash is not 64 hex digits"))?;
-    let seq = u64::try_from(ev.seq).map_err(|_| bad("negative seq"))?;
+    let event_hash = Hash::from_hex(hash).map_err(|_| bad("hash is not 64 hex digits"))?;
+    let seq = u64::try_from(seq).map_err(|_| bad("negative seq"))?;
     LeafEntry::new(
         salt,
         &LeafInput {
             club,
-            hand: &ev.hand_id,
+            hand,
             seq,
             event_hash,
         },
@@ -237,13 +248,13 @@ impl LogBuilder {
             _ => open_log(store, club, size).await?,
         };
         let from = i64::try_from(size).unwrap_or(i64::MAX);
-        let events = store.list_club_events(club, from, LOG_BATCH).await?;
+        let events = store.list_club_leaves(club, from, LOG_BATCH).await?;
         let mut tiles = MemoryTiles::default();
         let mut salts: HashMap<String, HandSalt> = HashMap::new();
         let mut added = 0u64;
         for ev in &events {
             let want = i64::try_from(log.size()).unwrap_or(i64::MAX);
-            if ev.gid != Some(want) {
+            if ev.gid != want {
                 tracing::warn!(club_id = %club, gid = want,
                     "the club's log is stuck: the event ordered at this gid is not in the store");
                 break;
@@ -251,7 +262,7 @@ impl LogBuilder {
             let salt = *salts
                 .entry(ev.hand_id.clone())
                 .or_insert_with(|| hand_salt(&svc.seal, club, &ev.hand_id));
-            let entry = event_leaf(club, &salt, ev)?;
+            let entry = leaf_of(club, &salt, &ev.hand_id, ev.seq, &ev.hash)?;
             log.append(entry.as_bytes(), &mut tiles)?;
             added += 1;
         }

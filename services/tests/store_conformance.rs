@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 use services::store::{
-    sequence_all, ApiKeyRow, AppendRequest, ClubRow, DisputeEntryRow, DisputeFilter, DisputeRow,
+    sequence_all, ApiKeyRow, AppendRequest, ClubLeafRow, ClubRow, DisputeEntryRow, DisputeFilter, DisputeRow,
     EventRow, HandFilter, HandRow, HandStatus, HandUpdate, IdemRow, InputRow, KeyRole, OfficialRow,
     PgStore, Quarantine, QuarantineRequest, RulingAppend, SeatRow, SecretRow, SeedChainRow,
     SqliteStore, Store, StoreError, TableRow, TableUpdate, TokenKind,
@@ -1020,6 +1020,21 @@ async fn many_hands_of_one_club_at_once(h: Harness) {
     }
     sequence_all(s.as_ref()).await.unwrap();
     let all = s.list_club_events("c1", 0, 10_000).await.unwrap();
+    // The log builder's feed is the same order, without the records; and so is any page
+    // of it.
+    let leaves = s.list_club_leaves("c1", 0, 10_000).await.unwrap();
+    let expected: Vec<ClubLeafRow> = all
+        .iter()
+        .map(|e| ClubLeafRow {
+            gid: e.gid.unwrap(),
+            hand_id: e.hand_id.clone(),
+            seq: e.seq,
+            hash: e.hash.clone(),
+        })
+        .collect();
+    assert_eq!(leaves, expected, "the leaves are the ordered events' own");
+    let page = s.list_club_leaves("c1", 7, 5).await.unwrap();
+    assert_eq!(page.as_slice(), &expected[7..12]);
     let total: i64 = expected_len.values().sum();
     assert_eq!(
         all.iter().map(|e| e.gid.unwrap()).collect::<Vec<_>>(),

@@ -665,6 +665,16 @@ pub trait Store: Send + Sync {
         limit: i64,
     ) -> Result<Vec<EventRow>, StoreError>;
 
+    /// What the club's log needs of [`Store::list_club_events`]: each event's place, hand,
+    /// seq and hash, never its record (the log builder's feed: reading and decoding every
+    /// record cost the database more than the rest of the builder's pass).
+    async fn list_club_leaves(
+        &self,
+        club_id: &str,
+        from_gid: i64,
+        limit: i64,
+    ) -> Result<Vec<ClubLeafRow>, StoreError>;
+
     /// Gives the club's committed, not yet ordered events their `gid`s, oldest append
     /// first (a hand's events in `seq` order), up to `max_appends` appends' worth;
     /// returns how many events it ordered (0: nothing was waiting). Safe to run from
@@ -761,6 +771,19 @@ pub trait Store: Send + Sync {
     /// The clubs whose ordered events go beyond their log's latest checkpoint: the log
     /// builder's scan across clubs, like [`Store::clubs_to_sequence`], not a request's.
     async fn clubs_to_log(&self) -> Result<Vec<String>, StoreError>;
+}
+
+/// One ordered event as a leaf of its club's log sees it ([`Store::list_club_leaves`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClubLeafRow {
+    /// Its place in the club-wide order.
+    pub gid: i64,
+    /// Its hand.
+    pub hand_id: String,
+    /// Its seq in the hand.
+    pub seq: i64,
+    /// Lowercase hex of its hash.
+    pub hash: String,
 }
 
 /// A signed checkpoint of a club's transparency log (`docs/TRANSPARENCY.md` §5).

@@ -36,7 +36,7 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{NoTls, Row};
 
-use super::CheckpointRow;
+use super::{CheckpointRow, ClubLeafRow};
 use super::{
     check_append, check_key_club, check_new_hand, check_new_table, check_seed_chain, page_limit,
     parse_role, parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow,
@@ -1214,6 +1214,37 @@ impl Store for PgStore {
             .await
             .map_err(map_pg)?;
         rows.iter().map(event_from).collect()
+    }
+
+    async fn list_club_leaves(
+        &self,
+        club_id: &str,
+        from_gid: i64,
+        limit: i64,
+    ) -> Result<Vec<ClubLeafRow>, StoreError> {
+        let client = self.read_client().await?;
+        let stmt = client
+            .prepare_cached(
+                "SELECT l.gid, e.hand_id, e.seq, e.hash FROM club_log l JOIN events e \
+                 ON e.club_id = l.club_id AND e.hand_id = l.hand_id AND e.seq = l.seq \
+                 WHERE l.club_id = $1 AND l.gid >= $2 ORDER BY l.gid LIMIT $3",
+            )
+            .await
+            .map_err(map_pg)?;
+        let rows = client
+            .query(&stmt, &[&club_id, &from_gid, &page_limit(limit)])
+            .await
+            .map_err(map_pg)?;
+        rows.iter()
+            .map(|r| {
+                Ok(ClubLeafRow {
+                    gid: r.try_get(0).map_err(map_pg)?,
+                    hand_id: r.try_get(1).map_err(map_pg)?,
+                    seq: r.try_get(2).map_err(map_pg)?,
+                    hash: r.try_get(3).map_err(map_pg)?,
+                })
+            })
+            .collect()
     }
 
     async fn sequence(&self, club_id: &str, max_appends: i64) -> Result<u64, StoreError> {

@@ -20,7 +20,7 @@ use rusqlite::{
 };
 use serde_json::Value;
 
-use super::CheckpointRow;
+use super::{CheckpointRow, ClubLeafRow};
 use super::{
     check_append, check_key_club, check_new_hand, check_new_table, check_seed_chain, page_limit,
     parse_role, parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow,
@@ -1312,6 +1312,36 @@ impl Store for SqliteStore {
                  WHERE l.club_id = ?1 AND l.gid >= ?2 ORDER BY l.gid LIMIT ?3"
             );
             query_events(conn, &sql, &args)
+        })
+        .await
+    }
+
+    async fn list_club_leaves(
+        &self,
+        club_id: &str,
+        from_gid: i64,
+        limit: i64,
+    ) -> Result<Vec<ClubLeafRow>, StoreError> {
+        let club_id = club_id.to_owned();
+        let limit = page_limit(limit);
+        self.run(move |conn| {
+            conn.prepare_cached(
+                "SELECT l.gid, e.hand_id, e.seq, e.hash FROM club_log l JOIN events e \
+                 ON e.club_id = l.club_id AND e.hand_id = l.hand_id AND e.seq = l.seq \
+                 WHERE l.club_id = ?1 AND l.gid >= ?2 ORDER BY l.gid LIMIT ?3",
+            )
+            .and_then(|mut s| {
+                s.query_map(params![club_id, from_gid, limit], |r| {
+                    Ok(ClubLeafRow {
+                        gid: r.get(0)?,
+                        hand_id: r.get(1)?,
+                        seq: r.get(2)?,
+                        hash: r.get(3)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()
+            })
+            .map_err(map_sqlite)
         })
         .await
     }
