@@ -354,6 +354,10 @@ pub enum PlayerSignatures {
 }
 
 /// What happened. Tagged by `type`.
+// `hand_started` is the largest body (its header, and the adjustments carried into it); a
+// hand holds one, and a few hundred events at most, so the others' unused bytes cost little,
+// while boxing it would reach into every match on a body across the workspace.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Body {
