@@ -179,6 +179,10 @@ async fn counts(env: Env) {
     let s = side(&after1, 0);
     want["scores"][s] = json!(after1["scores"][s].as_u64().unwrap() + 1);
     assert_eq!(started["match_state"], want, "the changed score");
+    let t = app
+        .get(&format!("/v1/tables/{}", table.id), Some(&admin))
+        .await;
+    assert_eq!(t.body["match_over"], false, "{}", t.text);
     let seen = app
         .get(&format!("/v1/disputes/{dispute_id}"), Some(&admin))
         .await;
@@ -249,6 +253,11 @@ async fn counts(env: Env) {
             )
             .await;
         problem(&r, StatusCode::CONFLICT, "match_over");
+        let t = app
+            .get(&format!("/v1/tables/{}", short.id), Some(&admin))
+            .await;
+        ok(&t, StatusCode::OK, "the table");
+        assert_eq!(t.body["match_over"], true, "the table says so: {}", t.text);
         let file = match_file(&app, &admin, &short).await;
         assert_eq!(file["version"], 3, "{file}");
         assert_eq!(

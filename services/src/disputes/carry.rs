@@ -397,3 +397,33 @@ async fn next_hand_view(
     }
     Ok(CarryView::pending())
 }
+
+/// Whether the penalty awards the table's next hand would carry end its match (then no hand
+/// starts: `409 match_over`). `false` while a hand runs (it carried what there was), and
+/// when the last hand cannot be linked to (`409 match_broken` is the answer then).
+pub(crate) async fn awards_end_match(svc: &Service, table: &TableRow) -> ApiResult<bool> {
+    if svc
+        .store
+        .current_hand(&table.club_id, &table.table_id)
+        .await?
+        .is_some()
+    {
+        return Ok(false);
+    }
+    let game: replayer::engine::GameId = table.game.parse().map_err(ApiError::internal)?;
+    let engine = replayer::games::registry(game).map_err(ApiError::internal)?;
+    let hand_no = svc
+        .store
+        .next_hand_no(&table.club_id, &table.table_id)
+        .await?;
+    if hand_no <= 1 {
+        return Ok(false);
+    }
+    let Ok((_, state)) = crate::hands::match_link(svc, &table.club_id, table, hand_no).await else {
+        return Ok(false);
+    };
+    let Ok(plan) = plan(svc, table, engine, hand_no, state).await else {
+        return Ok(false);
+    };
+    Ok(!plan.carried.is_empty() && engine.match_over(&plan.state).unwrap_or(false))
+}
