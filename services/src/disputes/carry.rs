@@ -94,16 +94,14 @@ pub(crate) struct Candidate {
 }
 
 /// What the next hand of a table starts with: the adjustments it carries (in order, with
-/// their signed entries), the match state after them, and the rulings that could not be
-/// carried because the match was over first.
+/// their signed entries) and the match state after them. Rulings after one that ended the
+/// match are left out.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Plan {
     /// The rulings carried, in order.
     pub carried: Vec<Candidate>,
     /// The match state after them.
     pub state: Value,
-    /// `(dispute, seq)` of the rulings left out because the match ended before them.
-    pub blocked: Vec<(String, u64)>,
 }
 
 impl Plan {
@@ -288,9 +286,7 @@ pub(crate) async fn plan(
         .map_err(ApiError::internal)?;
     for c in candidates {
         if engine.match_over(&out.state).map_err(ApiError::internal)? {
-            out.blocked
-                .push((c.adjustment.dispute.clone(), c.adjustment.seq));
-            continue;
+            break;
         }
         let after = engine
             .apply_award(&rules, &out.state, &c.adjustment.award)
