@@ -193,6 +193,26 @@ async fn counts(env: Env) {
         "{}",
         seen.text
     );
+    // The dispute's report says it too, in English and Persian.
+    let en = app
+        .get(
+            &format!("/v1/disputes/{dispute_id}/report?lang=en"),
+            Some(&admin),
+        )
+        .await;
+    ok(&en, StatusCode::OK, "the report");
+    let last = &en.body["rulings"][0];
+    assert_eq!(last["carried"]["status"], "applied", "{}", en.text);
+    let words = last["carried_text"].as_str().unwrap_or_default();
+    assert!(words.contains("hand 2"), "{words}");
+    let fa = app
+        .get(
+            &format!("/v1/disputes/{dispute_id}/report?lang=fa&format=html"),
+            Some(&admin),
+        )
+        .await;
+    ok(&fa, StatusCode::OK, "the Persian page");
+    assert!(fa.text.contains("در مسابقه به حساب آمد"), "{}", fa.text);
     let done = play_game_to_end(&app, &admin, &hand2, &table.tokens, Game::Hokm, &mut rng).await;
     assert_eq!(done["status"], "completed", "{done}");
 
