@@ -68,11 +68,15 @@ pub struct HandParams {
 
 /// What a new hand records besides [`HandParams`]: options a table sets once for all its
 /// hands.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HandOptions {
     /// Every action by a seat must carry its player's signature (`hand_started`'s
     /// `player_signatures`); every seat must then have a registered key.
     pub signatures_required: bool,
+    /// The penalty rulings carried into the match state before this hand, in order
+    /// (`hand_started`'s `adjustments`): the hand's `match_state` must already be the state
+    /// after them. The dealer records them; the match's verification checks them.
+    pub adjustments: Vec<crate::log::Adjustment>,
 }
 
 /// Where server seeds come from.
@@ -412,6 +416,7 @@ impl LiveHand {
             player_signatures: options
                 .signatures_required
                 .then_some(PlayerSignatures::Required),
+            adjustments: options.adjustments,
         };
         let mut hand = LiveHand::from_started(&params.hand_id, &body, seed_source, engine_def)?;
         hand.seeds = vec![Some(seed0)];

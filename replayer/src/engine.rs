@@ -402,6 +402,7 @@ pub struct Standings {
 /// a finished hand ([`Game::penalty`]): who is penalized, who gains and how much, and where
 /// the rules say so. The hand's own result stands; the award is recorded with the ruling.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Award {
     /// The penalty's name, as the ruling gives it (e.g. `cheating_penalty`).
     pub penalty: String,
@@ -590,6 +591,33 @@ pub trait Game: 'static {
     ) -> Result<Award, Violation> {
         Err(no_penalty(Self::ID))
     }
+
+    /// Carries an award ([`Game::penalty`]'s, recorded with a ruling on an earlier hand)
+    /// into the match `m` between hands, under the house rules `rules` of the match: the
+    /// match state the next hand starts from. The rules' arithmetic for the penalty, round
+    /// and match end included, as when the penalty is awarded during a hand. A game whose
+    /// rules give no penalty refuses with `NoPenalty` (the default); a match that is over
+    /// takes no award (`MatchOver`).
+    ///
+    /// ```
+    /// use replayer::engine::Game;
+    /// use replayer::games::hokm::{Hokm, Rules, Setup};
+    /// use serde_json::json;
+    ///
+    /// let rules = Rules::default();
+    /// let m = Hokm::new_match(&rules, &Setup { seats: 4 }).unwrap();
+    /// let p = json!({"type": "cheating_penalty", "offender": 1, "beneficiary": 0});
+    /// let award = Hokm::penalty(&rules, &m, &p).unwrap();
+    /// let after = Hokm::apply_award(&rules, &m, &award).unwrap();
+    /// assert_eq!(after.scores, vec![rules.cheating_penalty_points, 0]);
+    /// ```
+    fn apply_award(
+        _rules: &Self::Rules,
+        _m: &Self::Match,
+        _award: &Award,
+    ) -> Result<Self::Match, Violation> {
+        Err(no_penalty(Self::ID))
+    }
 }
 
 /// Check an action and fold its effects: the new state's effects, or the violation (the
@@ -672,6 +700,9 @@ pub trait DynGame: Send + Sync {
     fn penalty_names(&self) -> &'static [&'static str];
     /// [`Game::penalty`], on the JSON of the hand's house rules and match state.
     fn penalty(&self, rules: &Value, m: &Value, penalty: &Value) -> Result<Award, Violation>;
+    /// [`Game::apply_award`], on the JSON of the match's house rules and match state: the
+    /// match state after the award.
+    fn apply_award(&self, rules: &Value, m: &Value, award: &Award) -> Result<Value, Violation>;
 }
 
 /// Object-safe, JSON-speaking access to one hand in progress.
@@ -874,6 +905,20 @@ where
         let m: G::Match =
             from_json(G::ID, "match state", m).map_err(|e| bad("the match state", e.detail))?;
         G::penalty(&r, &m, penalty)
+    }
+
+    fn apply_award(&self, rules: &Value, m: &Value, award: &Award) -> Result<Value, Violation> {
+        let bad = |what: &str, e: String| {
+            Violation::new(
+                "BadPenalty",
+                format!("{} rules", G::ID),
+                format!("{what}: {e}"),
+            )
+        };
+        let r = rules_of::<G>(rules).map_err(|e| bad("the match's house rules", e.to_string()))?;
+        let m: G::Match =
+            from_json(G::ID, "match state", m).map_err(|e| bad("the match state", e.detail))?;
+        G::apply_award(&r, &m, award).map(|next| to_json(&next))
     }
 
     fn new_hand(&self, rules: &Value, m: &Value) -> Result<Box<dyn DynHand>, SetupError> {

@@ -22,7 +22,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::cards::DeckKind;
-use crate::engine::{Actor, GameId, SeatIndex};
+use crate::engine::{Actor, Award, GameId, SeatIndex};
 use crate::seed_chain::{ChainSeed, SeedChainRef};
 use crate::shuffle::{ClientSeed, Commitment};
 
@@ -317,6 +317,23 @@ pub fn input_commitment(
     Ok(Hash(h.finalize().into()))
 }
 
+/// A penalty ruling on an earlier hand of the match, carried into the match state before a
+/// hand (`hand_started`'s `adjustments`, `docs/EVENT-LOG.md` §3.1): the dispute, the seq and
+/// hash of its signed ruling entry (`docs/DISPUTES.md`, "The record"), and the award the
+/// game's rules made of the penalty, as the entry records it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Adjustment {
+    /// The dispute.
+    pub dispute: String,
+    /// The ruling entry's seq in the dispute's record.
+    pub seq: u64,
+    /// The ruling entry's hash.
+    pub hash: Hash,
+    /// The award carried: who gains how many points.
+    pub award: Award,
+}
+
 /// The link from a hand to the previous hand of its match.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -337,6 +354,10 @@ pub enum PlayerSignatures {
 }
 
 /// What happened. Tagged by `type`.
+// `hand_started` is the largest body (its header, and the adjustments carried into it); a
+// hand holds one, and a few hundred events at most, so the others' unused bytes cost little,
+// while boxing it would reach into every match on a body across the workspace.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Body {
@@ -378,6 +399,12 @@ pub enum Body {
         /// seat then has a registered key). Absent: player signatures are optional.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         player_signatures: Option<PlayerSignatures>,
+        /// The penalty rulings on earlier hands of the match carried into the match state
+        /// before this hand, in the order applied: `match_state` is the state the previous
+        /// hand left with each award applied (`docs/BUNDLE.md` §8, rule 7). Absent when
+        /// none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        adjustments: Vec<Adjustment>,
     },
     /// A commitment to the server seed of a further shuffle (1, 2, …), published right after
     /// the previous shuffle was used, before anyone can know whether it will be needed.

@@ -16,6 +16,14 @@
 //! hand before them and starts from the match state that hand left, exactly as if the
 //! quarantined hands had never been dealt. A file with no quarantined hand is version 1.
 //!
+//! A club official's penalty ruling on a finished hand counts in the match: the next hand
+//! to start carries it (`hand_started`'s `adjustments`) and starts from the state the hand
+//! before left with the award applied by the game's engine. A match file whose hands carry
+//! rulings is version 3: it holds the signed ruling entries they name (`rulings`, with the
+//! keys that signed them) and those carried after its last hand (`trailing_adjustments`),
+//! and rule 7 checks each ruling: its entry, both signatures, the hand it rules
+//! on, that no dispute's award counts twice, and the award recomputed by the engine.
+//!
 //! ```json
 //! { "format": "persian-cards/match", "version": 1,
 //!   "club": "…", "table": "…", "game": "hokm",
@@ -25,19 +33,27 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::bundle::Bundle;
+use crate::bundle::{Bundle, BundleKey};
 use crate::dealer::HandStatus;
-use crate::engine::GameId;
-use crate::log::{Body, Hash, Record};
+use crate::dispute::{
+    entry_signature_message, hash_entry, ruling_message, Decision, EntryBody, EntryRecord,
+    RulingTerms,
+};
+use crate::engine::{Award, DynGame, GameId};
+use crate::log::{Adjustment, Body, Hash, PublicKey, Record};
 use crate::seed_chain::{ChainSeed, SeedChainRef};
 use crate::verify::{self, BundleError, Options, Problem, Trust, Verdict};
 
 /// The `format` field of every match file.
 pub const MATCH_FORMAT: &str = "persian-cards/match";
-/// The match file format version: 1, or 2 when the file lists quarantined hands.
+/// The match file format version: 1, or 2 when the file lists quarantined hands, or 3 when
+/// its hands carry penalty rulings.
 pub const MATCH_VERSION: u32 = 1;
 /// The version of a match file that lists quarantined hands.
 pub const MATCH_VERSION_QUARANTINE: u32 = 2;
+/// The version of a match file whose hands carry penalty rulings into the match
+/// (`hand_started`'s `adjustments`): it holds the signed ruling entries they name.
+pub const MATCH_VERSION_ADJUSTED: u32 = 3;
 
 /// A hand of the match that the service quarantined: its stored log does not verify, so it
 /// is not in the file as a bundle. What is said here is the service's word, unsigned: the
@@ -65,7 +81,8 @@ pub struct QuarantinedHand {
 pub struct MatchFile {
     /// Always [`MATCH_FORMAT`].
     pub format: String,
-    /// [`MATCH_VERSION`], or [`MATCH_VERSION_QUARANTINE`] when `quarantined` is not empty.
+    /// [`MATCH_VERSION`], [`MATCH_VERSION_QUARANTINE`] when `quarantined` is not empty, or
+    /// [`MATCH_VERSION_ADJUSTED`] when the file carries rulings.
     pub version: u32,
     /// The club.
     pub club: String,
@@ -75,9 +92,20 @@ pub struct MatchFile {
     pub game: GameId,
     /// Every hand, first to last, each a hand bundle; quarantined hands left out.
     pub hands: Vec<Bundle>,
-    /// The quarantined hands, by number (version 2 only).
+    /// The quarantined hands, by number (version 2, and version 3 when there are any).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub quarantined: Vec<QuarantinedHand>,
+    /// The signed dispute entries of the penalty rulings the match carries (version 3):
+    /// every entry an adjustment names, each once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rulings: Vec<EntryRecord>,
+    /// The service keys that signed `rulings` (version 3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ruling_keys: Vec<BundleKey>,
+    /// The penalty rulings carried into the match after its last hand, in order (version
+    /// 3): those the next hand will start with, or those that ended the match.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trailing_adjustments: Vec<Adjustment>,
 }
 
 impl MatchFile {
@@ -91,19 +119,49 @@ impl MatchFile {
             game,
             hands,
             quarantined: Vec::new(),
+            rulings: Vec::new(),
+            ruling_keys: Vec::new(),
+            trailing_adjustments: Vec::new(),
         }
     }
 
     /// The same file listing these quarantined hands (version 2 when there are any).
     pub fn with_quarantined(mut self, mut quarantined: Vec<QuarantinedHand>) -> MatchFile {
         quarantined.sort_by_key(|q| q.hand_no);
-        self.version = if quarantined.is_empty() {
-            MATCH_VERSION
-        } else {
-            MATCH_VERSION_QUARANTINE
-        };
         self.quarantined = quarantined;
+        self.set_version();
         self
+    }
+
+    /// The same file carrying these signed ruling entries (signed by `keys`) and the
+    /// adjustments after its last hand (version 3 when there are any rulings).
+    pub fn with_rulings(
+        mut self,
+        rulings: Vec<EntryRecord>,
+        keys: Vec<PublicKey>,
+        trailing: Vec<Adjustment>,
+    ) -> MatchFile {
+        self.rulings = rulings;
+        self.ruling_keys = keys
+            .into_iter()
+            .map(|k| BundleKey {
+                key_id: k.key_id(),
+                public_key: k,
+            })
+            .collect();
+        self.trailing_adjustments = trailing;
+        self.set_version();
+        self
+    }
+
+    fn set_version(&mut self) {
+        self.version = if !self.rulings.is_empty() || !self.trailing_adjustments.is_empty() {
+            MATCH_VERSION_ADJUSTED
+        } else if !self.quarantined.is_empty() {
+            MATCH_VERSION_QUARANTINE
+        } else {
+            MATCH_VERSION
+        };
     }
 }
 
@@ -120,7 +178,10 @@ pub struct MatchProblem {
     /// The check that fails: `hand` (the bundle does not verify), `match_header`,
     /// `hand_no`, `prev_hand`, `match_state`, `same_match` (club, table, game, rules or
     /// seats differ), `after_match_over`, `quarantined` (the list of quarantined hands
-    /// names a hand twice, or a hand the file also holds as a bundle).
+    /// names a hand twice, or a hand the file also holds as a bundle), and for the
+    /// penalty rulings a hand carries (`docs/BUNDLE.md` §8, rule 7): `adjustment_entry`,
+    /// `adjustment_signature`, `adjustment_official`, `adjustment_hand`,
+    /// `adjustment_twice`, `adjustment_award`.
     pub rule: String,
     /// What was expected.
     pub expected: String,
@@ -163,9 +224,30 @@ pub struct MatchVerdict {
     pub problem: Option<MatchProblem>,
     /// The hands the file lists as quarantined: not verified, skipped by the chain.
     pub quarantined: Vec<QuarantinedHand>,
+    /// The penalty rulings carried into the match, in the order applied, each with the
+    /// hand that applied it (checked, up to the first break).
+    pub adjustments: Vec<AppliedAdjustment>,
+}
+
+/// A penalty ruling the match carries, as verified.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AppliedAdjustment {
+    /// The hand whose `hand_started` applies it; `None` for one after the last hand.
+    pub applied_by: Option<String>,
+    /// The hand the ruling is on.
+    pub ruled_hand: String,
+    /// The dispute.
+    pub dispute: String,
+    /// The ruling entry's seq and hash.
+    pub seq: u64,
+    /// The ruling entry's hash.
+    pub hash: Hash,
+    /// The award.
+    pub award: Award,
 }
 
 /// What a verified hand says about its match.
+#[derive(Clone)]
 struct Link {
     hand: String,
     hand_no: u64,
@@ -181,6 +263,8 @@ struct Link {
     leaves: Value,
     /// The seed chain it is dealt from and its revealed chain seed.
     chain: Option<(SeedChainRef, ChainSeed)>,
+    /// The penalty rulings carried into the match before it.
+    adjustments: Vec<Adjustment>,
 }
 
 fn link_of(records: &[Record], status: HandStatus) -> Option<Link> {
@@ -196,6 +280,7 @@ fn link_of(records: &[Record], status: HandStatus) -> Option<Link> {
         seats,
         prev_hand,
         seed_chain,
+        adjustments,
         ..
     } = &first.event.body
     else {
@@ -231,6 +316,7 @@ fn link_of(records: &[Record], status: HandStatus) -> Option<Link> {
         last_hash: last.hash,
         leaves,
         chain,
+        adjustments: adjustments.clone(),
     })
 }
 
@@ -336,6 +422,178 @@ fn chain_link(before: Option<&Link>, link: &Link) -> Result<(), (&'static str, S
     }
 }
 
+/// What the checks of a carried penalty ruling need from the whole file.
+struct Carry<'a> {
+    club: &'a str,
+    engine: &'static dyn DynGame,
+    /// The file's ruling entries, by the hash they claim.
+    rulings: &'a [EntryRecord],
+    /// The keys a ruling entry's service signature may be checked against: the trusted
+    /// keys when given, else the file's own (its `ruling_keys` and the hands' keys).
+    keys: Vec<PublicKey>,
+    trusted: bool,
+}
+
+type Break = (&'static str, String, String);
+
+impl Carry<'_> {
+    /// Rule 7 for one adjustment carried into `state` before the hand (or the end of the
+    /// file) whose house rules are `rules`: its entry is in the file under the hash
+    /// named, signed by the service and by its official, a penalty ruling on an earlier
+    /// hand `earlier` holds, of a dispute not carried before (`carried`), with the award
+    /// the game's rules make of it. The match state after it.
+    fn apply(
+        &self,
+        adj: &Adjustment,
+        earlier: &[Link],
+        carried: &mut std::collections::BTreeSet<String>,
+        rules: &Value,
+        state: &Value,
+    ) -> Result<(Value, String), Break> {
+        let named = format!("dispute {} entry {} ({})", adj.dispute, adj.seq, adj.hash);
+        let Some(r) = self.rulings.iter().find(|r| r.hash == adj.hash) else {
+            return Err((
+                "adjustment_entry",
+                format!("the signed ruling entry {named} among the file's rulings"),
+                "no entry with that hash".into(),
+            ));
+        };
+        let e = &r.entry;
+        if hash_entry(e).ok() != Some(r.hash)
+            || e.dispute != adj.dispute
+            || e.seq != adj.seq
+            || e.club != self.club
+        {
+            return Err((
+                "adjustment_entry",
+                format!("entry {named} of club {}, hashing to its hash", self.club),
+                format!(
+                    "dispute {} entry {} of club {} hashing to {}",
+                    e.dispute,
+                    e.seq,
+                    e.club,
+                    hash_entry(e).map_or_else(|_| "nothing".into(), |h| h.to_hex())
+                ),
+            ));
+        }
+        let key = self
+            .keys
+            .iter()
+            .find(|k| k.key_id() == r.signer)
+            .filter(|k| k.verify(&entry_signature_message(&r.hash), &r.sig));
+        if key.is_none() {
+            let whose = if self.trusted {
+                "a trusted key"
+            } else {
+                "one of the file's keys"
+            };
+            return Err((
+                "adjustment_signature",
+                format!("entry {named} signed by {whose}"),
+                format!("a signature by {} that does not verify so", r.signer),
+            ));
+        }
+        let EntryBody::Ruling {
+            decision,
+            penalty,
+            award,
+            reason,
+            official,
+            official_sig,
+            ..
+        } = &e.body
+        else {
+            return Err((
+                "adjustment_official",
+                format!("entry {named} a ruling"),
+                format!("an entry of type {}", e.body.kind()),
+            ));
+        };
+        let msg = ruling_message(&RulingTerms {
+            club: &e.club,
+            dispute: &e.dispute,
+            hand: &e.hand,
+            seq: e.seq,
+            prev: &e.prev,
+            decision: *decision,
+            penalty: penalty.as_ref(),
+            reason,
+            official,
+        });
+        if !msg.is_ok_and(|m| official.public_key.verify(&m, official_sig)) {
+            return Err((
+                "adjustment_official",
+                format!(
+                    "entry {named} signed by its official {} over the ruling message",
+                    official.public_key.key_id()
+                ),
+                "a signature that does not verify".into(),
+            ));
+        }
+        let Some(ruled) = earlier.iter().find(|l| l.hand == e.hand) else {
+            return Err((
+                "adjustment_hand",
+                format!("entry {named} ruling on an earlier hand of this match"),
+                format!("a ruling on hand {}", e.hand),
+            ));
+        };
+        if carried.contains(&e.dispute) {
+            return Err((
+                "adjustment_twice",
+                format!("dispute {}'s award carried into the match once", e.dispute),
+                format!("entry {} of it carried again", e.seq),
+            ));
+        }
+        let (Decision::Penalty, Some(p), Some(recorded)) = (decision, penalty, award) else {
+            return Err((
+                "adjustment_award",
+                format!("entry {named} a penalty ruling with its award"),
+                format!("a ruling whose decision is {}", decision.as_str()),
+            ));
+        };
+        let recomputed = self.engine.penalty(&ruled.rules, &ruled.leaves, p);
+        let agrees = recomputed.as_ref().ok() == Some(recorded) && *recorded == adj.award;
+        if !agrees {
+            return Err((
+                "adjustment_award",
+                match &recomputed {
+                    Ok(a) => format!(
+                        "the award the rules make of the penalty against the match hand {} \
+                         left: {}",
+                        ruled.hand,
+                        serde_json::to_string(a).unwrap_or_default()
+                    ),
+                    Err(v) => format!("a penalty the rules give ({v})"),
+                },
+                format!(
+                    "{} in the entry, {} in the hand",
+                    serde_json::to_string(recorded).unwrap_or_default(),
+                    serde_json::to_string(&adj.award).unwrap_or_default()
+                ),
+            ));
+        }
+        if self.engine.match_over(state).unwrap_or(false) {
+            return Err((
+                "after_match_over",
+                "no award carried into a match that is over".into(),
+                format!("entry {named} carried after the match ended"),
+            ));
+        }
+        let after = self
+            .engine
+            .apply_award(rules, state, &adj.award)
+            .map_err(|v| {
+                (
+                    "adjustment_award",
+                    "an award the rules carry into the match".into(),
+                    v.to_string(),
+                )
+            })?;
+        carried.insert(e.dispute.clone());
+        Ok((after, e.hand.clone()))
+    }
+}
+
 /// Verify a match file given as bytes (duplicate keys refused, as for a bundle).
 pub fn verify_match_bytes(bytes: &[u8], opts: &Options) -> Result<MatchVerdict, BundleError> {
     verify_match_value(verify::parse_strict(bytes)?, opts)
@@ -353,16 +611,35 @@ pub fn verify_match_value(value: Value, opts: &Options) -> Result<MatchVerdict, 
         .ok_or_else(|| BundleError::Shape("a match file is a JSON object".into()))?;
     let format = obj.get("format").and_then(Value::as_str).unwrap_or("");
     let version = obj.get("version").and_then(Value::as_u64);
-    let known = [MATCH_VERSION, MATCH_VERSION_QUARANTINE].map(u64::from);
+    let known = [
+        MATCH_VERSION,
+        MATCH_VERSION_QUARANTINE,
+        MATCH_VERSION_ADJUSTED,
+    ]
+    .map(u64::from);
     if format != MATCH_FORMAT || !version.is_some_and(|v| known.contains(&v)) {
         return Err(BundleError::Shape(format!(
-            "not a match file of format {MATCH_FORMAT:?} version {MATCH_VERSION} or \
-             {MATCH_VERSION_QUARANTINE}"
+            "not a match file of format {MATCH_FORMAT:?} version {MATCH_VERSION}, \
+             {MATCH_VERSION_QUARANTINE} or {MATCH_VERSION_ADJUSTED}"
         )));
     }
     let v2 = version == Some(u64::from(MATCH_VERSION_QUARANTINE));
+    let v3 = version == Some(u64::from(MATCH_VERSION_ADJUSTED));
     for k in obj.keys() {
-        let fields: &[&str] = if v2 {
+        let fields: &[&str] = if v3 {
+            &[
+                "format",
+                "version",
+                "club",
+                "table",
+                "game",
+                "hands",
+                "quarantined",
+                "rulings",
+                "ruling_keys",
+                "trailing_adjustments",
+            ]
+        } else if v2 {
             &[
                 "format",
                 "version",
@@ -416,6 +693,56 @@ pub fn verify_match_value(value: Value, opts: &Options) -> Result<MatchVerdict, 
             "a match file of version 2 lists at least one quarantined hand".into(),
         ));
     }
+    let member = |k: &str, what: &str| -> Result<Value, BundleError> {
+        match obj.get(k) {
+            None => Ok(Value::Array(Vec::new())),
+            Some(v @ Value::Array(_)) => Ok(v.clone()),
+            Some(_) => Err(BundleError::Shape(format!(
+                "{k} must be an array of {what}"
+            ))),
+        }
+    };
+    let rulings: Vec<EntryRecord> =
+        serde_json::from_value(member("rulings", "entries")?).map_err(|e| {
+            BundleError::Shape(format!("rulings must list signed dispute entries: {e}"))
+        })?;
+    let ruling_keys: Vec<BundleKey> = serde_json::from_value(member("ruling_keys", "keys")?)
+        .map_err(|e| BundleError::Shape(format!("ruling_keys must list keys: {e}")))?;
+    let trailing: Vec<Adjustment> =
+        serde_json::from_value(member("trailing_adjustments", "adjustments")?).map_err(|e| {
+            BundleError::Shape(format!("trailing_adjustments must list adjustments: {e}"))
+        })?;
+    if ruling_keys
+        .iter()
+        .any(|k| k.key_id != k.public_key.key_id())
+    {
+        return Err(BundleError::Shape(
+            "a key of ruling_keys has another key's id".into(),
+        ));
+    }
+    let engine = crate::games::registry(game)
+        .map_err(|e| BundleError::Shape(format!("the game's engine: {e}")))?;
+    let carry = Carry {
+        club: &club,
+        engine,
+        rulings: &rulings,
+        keys: if opts.trusted_keys.is_empty() {
+            let mut keys: Vec<PublicKey> = ruling_keys.iter().map(|k| k.public_key).collect();
+            for h in hands {
+                let held: Vec<BundleKey> = h
+                    .get("keys")
+                    .and_then(|k| serde_json::from_value(k.clone()).ok())
+                    .unwrap_or_default();
+                keys.extend(held.into_iter().map(|k| k.public_key));
+            }
+            keys
+        } else {
+            opts.trusted_keys.clone()
+        },
+        trusted: !opts.trusted_keys.is_empty(),
+    };
+    let mut carried: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let mut earlier: Vec<Link> = Vec::new();
     let mut out = MatchVerdict {
         valid: false,
         table: table.clone(),
@@ -430,6 +757,7 @@ pub fn verify_match_value(value: Value, opts: &Options) -> Result<MatchVerdict, 
         verdicts: Vec::new(),
         problem: None,
         quarantined: quarantined.clone(),
+        adjustments: Vec::new(),
     };
     // Numbers of quarantined hands, each once, none of them a hand of the file.
     let mut skipped: std::collections::BTreeSet<u64> = std::collections::BTreeSet::new();
@@ -552,6 +880,14 @@ pub fn verify_match_value(value: Value, opts: &Options) -> Result<MatchVerdict, 
                     ));
                     return Ok(out);
                 }
+                if let Some(a) = link.adjustments.first() {
+                    out.problem = Some(fail(
+                        "adjustment_hand",
+                        "no penalty ruling carried before the match's first hand".into(),
+                        format!("dispute {} entry {}", a.dispute, a.seq),
+                    ));
+                    return Ok(out);
+                }
             }
             Some(b) => {
                 let want = (b.hand.clone(), b.last_hash);
@@ -585,10 +921,50 @@ pub fn verify_match_value(value: Value, opts: &Options) -> Result<MatchVerdict, 
                     ));
                     return Ok(out);
                 }
-                if link.starts_from != b.leaves {
+                let mut state = b.leaves.clone();
+                for a in &link.adjustments {
+                    match carry.apply(a, &earlier, &mut carried, &link.rules, &state) {
+                        Ok((after, ruled)) => {
+                            out.adjustments.push(AppliedAdjustment {
+                                applied_by: Some(link.hand.clone()),
+                                ruled_hand: ruled,
+                                dispute: a.dispute.clone(),
+                                seq: a.seq,
+                                hash: a.hash,
+                                award: a.award.clone(),
+                            });
+                            state = after;
+                        }
+                        Err((rule, expected, found)) => {
+                            out.problem = Some(fail(rule, expected, found));
+                            return Ok(out);
+                        }
+                    }
+                }
+                if engine.match_over(&state).unwrap_or(false) {
+                    out.problem = Some(fail(
+                        "after_match_over",
+                        format!(
+                            "no hand after the penalty rulings carried after hand {} ended \
+                             the match",
+                            b.hand
+                        ),
+                        "another hand".into(),
+                    ));
+                    return Ok(out);
+                }
+                if link.starts_from != state {
+                    let with = if link.adjustments.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            " with the {} penalty ruling(s) it carries applied",
+                            link.adjustments.len()
+                        )
+                    };
                     out.problem = Some(fail(
                         "match_state",
-                        format!("the match state hand {} ended with: {}", b.hand, b.leaves),
+                        format!("the match state hand {} ended with{with}: {state}", b.hand),
                         link.starts_from.to_string(),
                     ));
                     return Ok(out);
@@ -599,6 +975,7 @@ pub fn verify_match_value(value: Value, opts: &Options) -> Result<MatchVerdict, 
             out.problem = Some(fail(rule, expected, found));
             return Ok(out);
         }
+        earlier.push(link.clone());
         before = Some(link);
     }
     // Quarantined hands after the last bundle follow it without a gap.
@@ -616,7 +993,37 @@ pub fn verify_match_value(value: Value, opts: &Options) -> Result<MatchVerdict, 
         });
         return Ok(out);
     }
-    out.match_state = before.map(|b| b.leaves);
+    // The penalty rulings carried after the last hand (rule 7, as for a next hand).
+    let mut end_state = before.as_ref().map(|b| b.leaves.clone());
+    if let (Some(last), Some(state)) = (before.as_ref(), end_state.as_mut()) {
+        for a in &trailing {
+            match carry.apply(a, &earlier, &mut carried, &last.rules, state) {
+                Ok((after, ruled)) => {
+                    out.adjustments.push(AppliedAdjustment {
+                        applied_by: None,
+                        ruled_hand: ruled,
+                        dispute: a.dispute.clone(),
+                        seq: a.seq,
+                        hash: a.hash,
+                        award: a.award.clone(),
+                    });
+                    *state = after;
+                }
+                Err((rule, expected, found)) => {
+                    out.problem = Some(MatchProblem {
+                        index: hands.len(),
+                        hand: "(after the last hand)".into(),
+                        in_hand: None,
+                        rule: rule.into(),
+                        expected,
+                        found,
+                    });
+                    return Ok(out);
+                }
+            }
+        }
+    }
+    out.match_state = end_state;
     out.valid = true;
     Ok(out)
 }

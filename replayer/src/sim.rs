@@ -260,6 +260,7 @@ pub fn simulate_match_with(
         let table = SimTable {
             options: HandOptions {
                 signatures_required: options.signatures_required,
+                ..HandOptions::default()
             },
             source,
             player_keys: &player_keys,
@@ -400,8 +401,13 @@ fn play_hand(
     now_ms: u64,
     observe: Observer<'_>,
 ) -> Result<(LiveHand, Vec<crate::log::Record>), SimError> {
-    let (mut hand, mut records) =
-        LiveHand::start_with_options(params, table.options, table.source.clone(), key, now_ms)?;
+    let (mut hand, mut records) = LiveHand::start_with_options(
+        params,
+        table.options.clone(),
+        table.source.clone(),
+        key,
+        now_ms,
+    )?;
     records.extend(hand.settle_after_start(key, now_ms)?);
     let mut steps = 0usize;
     let check = |hand: &LiveHand, observe: &mut dyn FnMut(&LiveHand) -> Result<(), String>| {

@@ -97,6 +97,7 @@ fn hand_started(seats: u8, commitment_seed: [u8; 32]) -> Body {
         prev_hand: None,
         seed_chain: None,
         player_signatures: None,
+        adjustments: Vec::new(),
     }
 }
 

@@ -111,6 +111,7 @@ fn steps() -> Vec<Step> {
                 prev_hand: None,
                 seed_chain: None,
                 player_signatures: None,
+                adjustments: Vec::new(),
             },
             player_signs: false,
         },

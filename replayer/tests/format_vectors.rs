@@ -104,3 +104,27 @@ fn vectors_follow_the_schemas() {
     upper["records"][1]["event"]["prev"] = Value::String(prev);
     assert!(!bundle.is_valid(&upper));
 }
+
+/// The match vectors of version 3 (`docs/vectors/match-v3/`: hands that carry penalty
+/// rulings) verify, follow `docs/match-v3.schema.json` (and not version 1's), and their
+/// hands, one with `adjustments`, follow the bundle schema.
+#[test]
+fn match_v3_vectors_verify_and_follow_their_schema() {
+    let all = vectors("match-v3");
+    assert!(!all.is_empty(), "no match-v3 vector");
+    let v3 = schema("match-v3.schema.json");
+    let v1 = schema("match-v1.schema.json");
+    let bundle = schema("bundle-v1.schema.json");
+    for (path, m) in all {
+        let errors: Vec<String> = v3.iter_errors(&m).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{}: {errors:?}", path.display());
+        assert!(!v1.is_valid(&m), "{}: a version 1 file?", path.display());
+        for b in m["hands"].as_array().unwrap() {
+            let errors: Vec<String> = bundle.iter_errors(b).map(|e| e.to_string()).collect();
+            assert!(errors.is_empty(), "{}: {errors:?}", b["hand"]);
+        }
+        let verdict = verify_match_value(m, &trusted()).unwrap();
+        assert!(verdict.valid, "{}: {:?}", path.display(), verdict.problem);
+        assert!(!verdict.adjustments.is_empty(), "{}", path.display());
+    }
+}

@@ -326,6 +326,7 @@ fn live_required_signatures_refuse_unsigned_forged_and_replayed_actions() {
         params,
         HandOptions {
             signatures_required: true,
+            ..HandOptions::default()
         },
         SeedSource::Derived([3; 32]),
         &k,

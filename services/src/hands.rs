@@ -16,9 +16,10 @@ use std::time::{Duration, Instant};
 use actix_web::http::StatusCode;
 use replayer::bundle::Bundle;
 use replayer::dealer::{self, DealerError, HandOptions, HandParams, LiveHand, SeedSource};
+use replayer::dispute::EntryRecord;
 use replayer::engine::{Actor, GameId, SeatIndex, SetupError, ToAct, Viewer};
 use replayer::games::registry;
-use replayer::log::{Body, Hash, PlayerSig, PrevHand, PublicKey, Record, SeatInfo};
+use replayer::log::{Adjustment, Body, Hash, PlayerSig, PrevHand, PublicKey, Record, SeatInfo};
 use replayer::seed_chain::SeedChainRef;
 use replayer::shuffle::ClientSeed;
 use serde::{Deserialize, Serialize};
@@ -1463,6 +1464,17 @@ pub async fn start(
     {
         return Err(ApiError::new(Code::MatchOver, "the table's match is over"));
     }
+    // The penalty rulings on earlier hands not carried yet count before this hand.
+    let plan = crate::disputes::carry::plan(svc, &table, engine, hand_no, match_state).await?;
+    if engine.match_over(&plan.state).map_err(ApiError::internal)? {
+        return Err(ApiError::new(
+            Code::MatchOver,
+            "the table's match is over: the penalty rulings carried into it ended it (the \
+             table's match file shows them)",
+        ));
+    }
+    let adjustments = plan.adjustments();
+    let match_state = plan.state;
     let seats = table
         .seats
         .iter()
@@ -1483,6 +1495,7 @@ pub async fn start(
     let options = HandOptions {
         signatures_required: crate::tables::signatures(&table)
             == crate::tables::Signatures::Required,
+        adjustments,
     };
     let source = match crate::seed_chains::link_for(svc, &table, hand_no).await? {
         Some(link) => SeedSource::Chain(link),
@@ -1820,6 +1833,14 @@ pub(crate) async fn table_hands(
     svc: &Service,
     table: &crate::store::TableRow,
 ) -> ApiResult<Vec<HandRow>> {
+    table_hands_in(svc.store.reader(), table).await
+}
+
+/// [`table_hands`], read from `store`.
+pub(crate) async fn table_hands_in(
+    store: &dyn Store,
+    table: &crate::store::TableRow,
+) -> ApiResult<Vec<HandRow>> {
     let mut rows: Vec<HandRow> = Vec::new();
     let mut filter = HandFilter {
         table_id: Some(table.table_id.clone()),
@@ -1827,11 +1848,7 @@ pub(crate) async fn table_hands(
         ..HandFilter::default()
     };
     loop {
-        let page = svc
-            .store
-            .reader()
-            .list_hands(&table.club_id, &filter)
-            .await?;
+        let page = store.list_hands(&table.club_id, &filter).await?;
         let full = page.len() == 500;
         filter.cursor = page.last().map(|h| (h.started_ms, h.hand_id.clone()));
         rows.extend(page);
@@ -1868,10 +1885,83 @@ pub(crate) async fn match_file_of(
         }
     }
     let game: GameId = table.game.parse().map_err(ApiError::internal)?;
+    let in_progress = rows.iter().any(|h| h.status == HandStatus::InProgress);
+    let (rulings, keys, trailing) = rulings_of(svc, table, game, &hands, in_progress).await?;
     Ok(
         replayer::matches::MatchFile::new(&table.club_id, &table.table_id, game, hands)
-            .with_quarantined(quarantined),
+            .with_quarantined(quarantined)
+            .with_rulings(rulings, keys, trailing),
     )
+}
+
+/// The signed ruling entries a match file carries (`docs/BUNDLE.md` §8, version 3): every
+/// entry the hands' `adjustments` name, read from the disputes' stored records, and, when no
+/// hand is running, the rulings the table's next hand would carry (or that ended the
+/// match: `trailing_adjustments`); with the service keys that signed them.
+async fn rulings_of(
+    svc: &Service,
+    table: &crate::store::TableRow,
+    game: GameId,
+    hands: &[Bundle],
+    in_progress: bool,
+) -> ApiResult<(Vec<EntryRecord>, Vec<PublicKey>, Vec<Adjustment>)> {
+    let mut named: Vec<Adjustment> = Vec::new();
+    for b in hands {
+        if let Some(Body::HandStarted { adjustments, .. }) =
+            b.records.first().map(|r| &r.event.body)
+        {
+            named.extend(adjustments.iter().cloned());
+        }
+    }
+    let mut rulings: Vec<EntryRecord> = Vec::new();
+    for a in &named {
+        if rulings.iter().any(|r| r.hash == a.hash) {
+            continue;
+        }
+        let stored = svc
+            .store
+            .disputes()
+            .list_dispute_entries(&table.club_id, &a.dispute)
+            .await?;
+        // The entry as stored: the verifier names a changed one.
+        if let Some(r) = stored
+            .iter()
+            .filter_map(|e| serde_json::from_value::<EntryRecord>(e.record.clone()).ok())
+            .find(|r| r.entry.seq == a.seq)
+        {
+            rulings.push(r);
+        }
+    }
+    let mut trailing = Vec::new();
+    if !in_progress && !hands.is_empty() {
+        let engine = registry(game).map_err(ApiError::internal)?;
+        let hand_no = svc
+            .store
+            .next_hand_no(&table.club_id, &table.table_id)
+            .await?;
+        // A table whose last hand cannot be linked to has no next hand to carry anything
+        // into: its file shows the hands as they are, and the verifier names the break.
+        if let Ok((_, state)) = match_link(svc, &table.club_id, table, hand_no).await {
+            if !engine.match_over(&state).map_err(ApiError::internal)? {
+                let plan = crate::disputes::carry::plan(svc, table, engine, hand_no, state).await?;
+                for c in plan.carried {
+                    trailing.push(c.adjustment);
+                    if !rulings.iter().any(|r| r.hash == c.entry.hash) {
+                        rulings.push(c.entry);
+                    }
+                }
+            }
+        }
+    }
+    let mut keys: Vec<PublicKey> = Vec::new();
+    for r in &rulings {
+        if let Some(k) = svc.keys.public(&r.signer) {
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+    }
+    Ok((rulings, keys, trailing))
 }
 
 /// A finished hand's bundle, read from the store: its records and the service keys that

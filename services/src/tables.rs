@@ -274,6 +274,15 @@ fn match_over(game: &str, m: &Value) -> bool {
         .unwrap_or(false)
 }
 
+/// Whether the table's match is over: by its stored state, or because the penalty awards
+/// carried after its last hand ended it (no hand can start then: `409 match_over`).
+async fn table_over(svc: &Service, t: &TableRow) -> ApiResult<bool> {
+    if match_over(&t.game, &t.match_state) {
+        return Ok(true);
+    }
+    crate::disputes::carry::awards_end_match(svc, t).await
+}
+
 /// `POST /v1/tables`.
 pub async fn create(
     svc: &Service,
@@ -450,8 +459,9 @@ async fn view(svc: &Service, caller: &Caller, t: TableRow) -> ApiResult<TableVie
             .map(|h| h.hand_id)
     };
     let seed_chain = seed_chains::current(svc, &t).await?;
+    let over = table_over(svc, &t).await?;
     Ok(TableView {
-        match_over: match_over(&t.game, &t.match_state),
+        match_over: over,
         client_entropy: client_entropy(&t),
         signatures: signatures(&t),
         seed_chain,
@@ -608,12 +618,13 @@ pub async fn scoreboard(svc: &Service, caller: &Caller, table_id: &str) -> ApiRe
         })
         .unwrap_or_default();
     let count = |status: HandStatus| hands.iter().filter(|h| h.status == status.as_str()).count();
+    let over = table_over(svc, &t).await?;
     Ok(Scoreboard {
         hands_played: hands.len(),
         completed: count(HandStatus::Completed),
         abandoned: count(HandStatus::Abandoned),
         quarantined: count(HandStatus::Quarantined),
-        match_over: match_over(&t.game, &t.match_state),
+        match_over: over,
         table_id: t.table_id,
         game: t.game,
         hands,

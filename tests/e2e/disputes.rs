@@ -96,7 +96,7 @@ fn log_consistency_holds(d: &Value, log: &Value) {
 
 /// A ruling body signed by `key` over the dispute `d` as `GET` shows it (its `next_seq` and
 /// `head`).
-fn ruling(
+pub(crate) fn ruling(
     club: &str,
     d: &Value,
     decision: &str,

@@ -20,6 +20,7 @@ mod health;
 mod hygiene;
 mod inputs;
 mod limits;
+mod penalties;
 mod play;
 mod share;
 mod smoke;

@@ -3,7 +3,7 @@
 (docs/EVENT-LOG.md §3.4 and §11, docs/SHUFFLE.md §3-§7).
 
 For every hand bundle in docs/vectors/bundles-v1/ (and every hand of every match file in
-docs/vectors/match-v1/) this derives, from the documents alone and in event order:
+docs/vectors/match-v1/ and match-v3/) this derives, from the documents alone and in event order:
 
 - for each `shuffled` event `k`, the exact multiset its `source` names: a fresh deck's cards
   (`{"deck": DECK}`, SHUFFLE.md §7), or the faces of the gathered references
@@ -37,7 +37,7 @@ from pathlib import Path
 
 
 VECTORS = Path(__file__).resolve().parents[2] / "docs" / "vectors"
-DEFAULT_DIRS = [VECTORS / "bundles-v1", VECTORS / "match-v1"]
+DEFAULT_DIRS = [VECTORS / "bundles-v1", VECTORS / "match-v1", VECTORS / "match-v3"]
 
 
 # --- Cards, decks and the shuffle (docs/SHUFFLE.md §2-§7) --------------------------------

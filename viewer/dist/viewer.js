@@ -3099,6 +3099,32 @@
     u322(v.shuffle, `${w}.shuffle`);
     u322(v.pos, `${w}.pos`);
   };
+  function adjustmentShape(a, w) {
+    members(a, w, ["dispute", "seq", "hash", "award"]);
+    str(a.dispute, `${w}.dispute`);
+    u53(a.seq, `${w}.seq`);
+    hex(a.hash, 64, `${w}.hash`);
+    const aw = a.award;
+    members(aw, `${w}.award`, ["penalty", "section", "offender", "beneficiaries", "points"]);
+    str(aw.penalty, `${w}.award.penalty`);
+    str(aw.section, `${w}.award.section`);
+    seat(aw.offender, `${w}.award.offender`);
+    arr(aw.beneficiaries, `${w}.award.beneficiaries`);
+    aw.beneficiaries.forEach((g, i) => {
+      arr(g, `${w}.award.beneficiaries[${i}]`);
+      g.forEach((x, j) => seat(x, `${w}.award.beneficiaries[${i}][${j}]`));
+    });
+    u322(aw.points, `${w}.award.points`);
+  }
+  function isAdjustment(a) {
+    try {
+      adjustmentShape(a, "adjustment");
+      return true;
+    } catch (e) {
+      if (e instanceof Shape) return false;
+      throw e;
+    }
+  }
   var actor = (v, w) => {
     if (v === "service") return;
     need(isObj(v), `${w} is neither {"seat": n} nor "service"`);
@@ -3111,7 +3137,7 @@
         b,
         "body",
         ["type", "club", "table", "hand_no", "game", "rules", "match_state", "seats", "deck", "shuffle_version", "commitment", "client_entropy"],
-        ["prev_hand", "seed_chain", "player_signatures"]
+        ["prev_hand", "seed_chain", "player_signatures", "adjustments"]
       );
       str(b.club, "club");
       str(b.table, "table");
@@ -3132,6 +3158,11 @@
         members(b.prev_hand, "prev_hand", ["hand", "hash"]);
         str(b.prev_hand.hand, "prev_hand.hand");
         hex(b.prev_hand.hash, 64, "prev_hand.hash");
+      }
+      if (has(b, "adjustments")) {
+        arr(b.adjustments, "adjustments");
+        need(b.adjustments.length > 0, "adjustments is empty (absent when there are none)");
+        b.adjustments.forEach((a, i) => adjustmentShape(a, `adjustments[${i}]`));
       }
       if (has(b, "seed_chain")) {
         members(b.seed_chain, "seed_chain", ["anchor", "length", "position"]);
@@ -3996,6 +4027,9 @@
   }
 
   // src/verify/match.js
+  var ENTRY_HASH_TAG = tag("persian-cards/dispute-entry/v1");
+  var ENTRY_SIG_TAG = tag("persian-cards/dispute-entry-signature/v1");
+  var RULING_SIG_TAG = tag("persian-cards/ruling/v1");
   var isObj3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof JsonNumber);
   var has3 = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
   var MATCH_CHECK_IDS = ["format", "hands", "links", "seed_chain", "match_over"];
@@ -4009,6 +4043,12 @@
     prev_hand: "links",
     same_match: "links",
     match_state: "links",
+    adjustment_entry: "links",
+    adjustment_signature: "links",
+    adjustment_official: "links",
+    adjustment_hand: "links",
+    adjustment_twice: "links",
+    adjustment_award: "links",
     seed_chain: "seed_chain",
     seed_chain_link: "seed_chain",
     seed_chain_anchor: "seed_chain"
@@ -4049,8 +4089,9 @@
       return r;
     }
     const verdicts = m.hands.map((h2) => verifyBundleSync(h2, { ...opts, walkAnchor: false }));
-    const quarantined = m.version === 2 ? m.quarantined : [];
-    const problem = links(m, verdicts, quarantined);
+    const quarantined = m.version >= 2 && Array.isArray(m.quarantined) ? m.quarantined : [];
+    const carried = [];
+    const problem = links(m, verdicts, quarantined, rulingKeys(m, opts), carried);
     const chained = m.hands.some((h2) => isObj3(h2) && Array.isArray(h2.records) && isObj3(h2.records[0]?.event?.body) && has3(h2.records[0].event.body, "seed_chain"));
     const checks = matchChecks(problem, { seed_chain: chained });
     const hands = verdicts.map((v, i) => ({ ...v, hand_no: startBody(m.hands[i])?.hand_no ?? null }));
@@ -4064,17 +4105,35 @@
       checks,
       hands,
       quarantined,
+      adjustments: carried,
       first_problem: checks.find((c) => c.ok === false) ?? null
     };
   }
   function readMatchEnvelope(m) {
     if (!isObj3(m)) return { rule: "unreadable", message: "the file is not a JSON object" };
-    if (m.format !== MATCH_FORMAT || !(m.version === 1 || m.version === 2)) {
+    if (m.format !== MATCH_FORMAT || !(m.version === 1 || m.version === 2 || m.version === 3)) {
       return { rule: "unsupported", message: `an unsupported match file: format ${JSON.stringify(m.format)}, version ${JSON.stringify(m.version instanceof JsonNumber ? m.version.text : m.version)}` };
     }
     const required = ["format", "version", "club", "table", "game", "hands", ...m.version === 2 ? ["quarantined"] : []];
+    const optional = m.version === 3 ? ["quarantined", "rulings", "ruling_keys", "trailing_adjustments"] : [];
     for (const k of required) if (!has3(m, k)) return { rule: "unreadable", message: `the match file has no member "${k}"` };
-    for (const k of Object.keys(m)) if (!required.includes(k)) return { rule: "unreadable", message: `the match file has an unknown member "${k}"` };
+    for (const k of Object.keys(m)) if (!required.includes(k) && !optional.includes(k)) return { rule: "unreadable", message: `the match file has an unknown member "${k}"` };
+    if (m.version === 3) {
+      for (const k of ["rulings", "ruling_keys", "trailing_adjustments"]) {
+        if (has3(m, k) && !Array.isArray(m[k])) return { rule: "unreadable", message: `${k} is not an array` };
+      }
+      for (const r of m.rulings ?? []) {
+        if (!isObj3(r) || !isObj3(r.entry) || !isObj3(r.entry.body) || !isLowerHex(r.hash, 64) || typeof r.signer !== "string" || !isLowerHex(r.sig, 128)) {
+          return { rule: "unreadable", message: "a ruling is not a signed dispute entry {entry, hash, signer, sig}" };
+        }
+      }
+      for (const k of m.ruling_keys ?? []) {
+        if (!isObj3(k) || typeof k.key_id !== "string" || !isLowerHex(k.public_key, 64) || keyIdOf(fromHex(k.public_key)) !== k.key_id) {
+          return { rule: "unreadable", message: "a ruling key is not {key_id, public_key} with its own id" };
+        }
+      }
+      if ((m.trailing_adjustments ?? []).some((a) => !isAdjustment(a))) return { rule: "unreadable", message: "a trailing adjustment is not {dispute, seq, hash, award}" };
+    }
     if (typeof m.club !== "string" || typeof m.table !== "string") return { rule: "unreadable", message: "club and table are strings" };
     if (!GAME_IDS.includes(m.game)) return { rule: "unreadable", message: `game ${JSON.stringify(m.game)} is not a game id` };
     if (!Array.isArray(m.hands) || m.hands.length === 0) return { rule: "unreadable", message: "hands is not a non-empty array" };
@@ -4101,7 +4160,84 @@
     for (const r of h2.records) if (isObj3(r?.event?.body) && r.event.body.type === type) return r.event.body;
     return null;
   }
-  function links(m, verdicts, quarantined) {
+  function rulingKeys(m, opts) {
+    const trusted = opts.trustedKeys ?? [];
+    if (trusted.length) return trusted.map((k) => String(k).toLowerCase());
+    const out = (m.ruling_keys ?? []).map((k) => k.public_key);
+    for (const h2 of m.hands) for (const k of isObj3(h2) && Array.isArray(h2.keys) ? h2.keys : []) if (isObj3(k) && isLowerHex(k.public_key, 64)) out.push(k.public_key);
+    return out;
+  }
+  function leftOf(h2) {
+    const ended = lastBody(h2, "hand_ended");
+    return ended ? ended.next_match : startBody(h2).match_state;
+  }
+  function hokmApply(rules, state2, award) {
+    if (!isObj3(state2) || !Array.isArray(state2.seating) || !Array.isArray(state2.scores) || !isObj3(rules)) return null;
+    if (state2.seating.length === 2 && rules.deuce_2p !== "off") return null;
+    const s = JSON.parse(JSON.stringify(state2));
+    const sideOf2 = (seat2) => s.seating.length === 4 ? s.seating.indexOf(seat2) % 2 : seat2;
+    for (const g of award.beneficiaries) s.scores[sideOf2(g[0])] += award.points;
+    const best = Math.max(...s.scores);
+    if (best >= rules.target_points) {
+      const side = s.scores.indexOf(best);
+      s.rounds[side] = Math.min(s.rounds[side] + 1, 3);
+      s.scores = s.scores.map(() => 0);
+      s.deuce = false;
+      if (s.rounds[side] >= rules.rounds_to_win) {
+        s.over = true;
+        s.winner = side;
+      } else if (rules.new_round_hakem === "redraw") {
+        s.hakem = null;
+      }
+    }
+    return s;
+  }
+  function carryInto(m, i, id, adjustments, earlier, rules, state2, keys, done, carried) {
+    let now = state2;
+    for (const a of adjustments) {
+      const named = `dispute ${a.dispute} entry ${a.seq} (${a.hash})`;
+      const r = (m.rulings ?? []).find((x) => x.hash === a.hash);
+      if (!r) return { problem: prob(i, id, "adjustment_entry", `the signed ruling entry ${named} among the file's rulings`, "no entry with that hash") };
+      const e = r.entry;
+      let h2;
+      try {
+        h2 = toHex(sha2562(ENTRY_HASH_TAG, canonicalBytes(e)));
+      } catch {
+        h2 = null;
+      }
+      if (h2 !== r.hash || e.dispute !== a.dispute || e.seq !== a.seq || e.club !== m.club) {
+        return { problem: prob(i, id, "adjustment_entry", `entry ${named} of club ${m.club}, hashing to its hash`, `dispute ${e.dispute} entry ${e.seq} hashing to ${h2}`) };
+      }
+      const key = keys.find((k) => keyIdOf(fromHex(k)) === r.signer);
+      if (!key || !verifyStrict(fromHex(key), fromHex(r.sig), concat(ENTRY_SIG_TAG, fromHex(r.hash)))) {
+        return { problem: prob(i, id, "adjustment_signature", `entry ${named} signed by a trusted key or one of the file's`, `a signature by ${r.signer} that does not verify so`) };
+      }
+      const b = e.body;
+      let official = false;
+      if (b.type === "ruling" && isObj3(b.official) && isLowerHex(b.official.public_key, 64) && isLowerHex(b.official_sig, 128)) {
+        const terms = { club: e.club, decision: b.decision, dispute: e.dispute, hand: e.hand, official: b.official, penalty: has3(b, "penalty") ? b.penalty : null, prev: e.prev, reason: b.reason, seq: e.seq };
+        try {
+          official = verifyStrict(fromHex(b.official.public_key), fromHex(b.official_sig), concat(RULING_SIG_TAG, canonicalBytes(terms)));
+        } catch {
+          official = false;
+        }
+      }
+      if (!official) return { problem: prob(i, id, "adjustment_official", `entry ${named} signed by its official over the ruling message`, "a signature that does not verify") };
+      if (!earlier.includes(e.hand)) return { problem: prob(i, id, "adjustment_hand", `entry ${named} ruling on an earlier hand of this match`, `a ruling on hand ${e.hand}`) };
+      if (done.has(e.dispute)) return { problem: prob(i, id, "adjustment_twice", `dispute ${e.dispute}'s award carried into the match once`, `entry ${e.seq} of it carried again`) };
+      if (b.decision !== "penalty" || !jsonEqual(b.award, a.award)) {
+        return { problem: prob(i, id, "adjustment_award", "a penalty ruling whose award is the one carried", `${JSON.stringify(b.award ?? null)} in the entry, ${JSON.stringify(a.award)} in the hand`) };
+      }
+      const after = m.game === "hokm" ? hokmApply(rules, now, a.award) : void 0;
+      if (after === void 0) return { problem: prob(i, id, "adjustment_award", `an award the rules of ${m.game} carry into the match`, "the rules of this game give no penalty") };
+      done.add(e.dispute);
+      carried.push({ applied_by: i < m.hands.length ? id : null, ruled_hand: e.hand, dispute: e.dispute, seq: e.seq, hash: a.hash, award: a.award, official: b.official.name, reason: b.reason });
+      now = after;
+    }
+    return { state: now };
+  }
+  function links(m, verdicts, quarantined, keys = [], carried = []) {
+    const done = /* @__PURE__ */ new Set();
     const ids = m.hands.map((h2) => isObj3(h2) ? h2.hand : null);
     const qNos = /* @__PURE__ */ new Set();
     const qIds = /* @__PURE__ */ new Set();
@@ -4128,6 +4264,7 @@
       if (b.hand_no !== want) return prob(i, id, "hand_no", `hand_no ${want}`, `hand_no ${b.hand_no}`);
       if (i === 0) {
         if (has3(b, "prev_hand")) return prob(i, id, "prev_hand", "no prev_hand in the first hand", JSON.stringify(b.prev_hand));
+        if (has3(b, "adjustments")) return prob(i, id, "adjustment_hand", "no penalty ruling carried before the match's first hand", `dispute ${b.adjustments[0].dispute} entry ${b.adjustments[0].seq}`);
       } else {
         const ph = m.hands[i - 1];
         const lastHash = toHex(eventHash(ph.records[ph.records.length - 1].event));
@@ -4135,9 +4272,13 @@
         if (!has3(b, "prev_hand") || !jsonEqual(b.prev_hand, want4)) return prob(i, id, "prev_hand", JSON.stringify(want4), has3(b, "prev_hand") ? JSON.stringify(b.prev_hand) : "none");
         const pb = startBody(ph);
         if (!jsonEqual(b.rules, pb.rules) || !jsonEqual(b.seats, pb.seats)) return prob(i, id, "same_match", "the rules and seats of the hand before", "others");
-        const ended = lastBody(ph, "hand_ended");
-        const left = ended ? ended.next_match : pb.match_state;
-        if (!jsonEqual(b.match_state, left)) return prob(i, id, "match_state", JSON.stringify(left), JSON.stringify(b.match_state));
+        let left = leftOf(ph);
+        if (has3(b, "adjustments")) {
+          const c = carryInto(m, i, id, b.adjustments, ids.slice(0, i), b.rules, left, keys, done, carried);
+          if (c.problem) return c.problem;
+          left = c.state;
+        }
+        if (left !== null && !jsonEqual(b.match_state, left)) return prob(i, id, "match_state", JSON.stringify(left), JSON.stringify(b.match_state));
       }
       const c8 = chainLink(m, i, b, prevNo);
       if (c8) return c8;
@@ -4145,6 +4286,12 @@
     }
     for (const q of quarantined) {
       if (q.hand_no > prevNo) return prob(null, q.hand, "hand_no", `a quarantined hand numbered at most ${prevNo}`, `number ${q.hand_no}`);
+    }
+    const trailing = m.version === 3 ? m.trailing_adjustments ?? [] : [];
+    if (trailing.length) {
+      const last = m.hands[m.hands.length - 1];
+      const c = carryInto(m, m.hands.length, "(after the last hand)", trailing, ids, startBody(last).rules, leftOf(last), keys, done, carried);
+      if (c.problem) return c.problem;
     }
     return null;
   }
@@ -5442,6 +5589,7 @@
       loading: "Loading…",
       hand_status: { in_progress: "running", completed: "completed", abandoned: "abandoned", quarantined: "quarantined" },
       match_valid: "Every hand verified and linked",
+      after_last_hand: "After the last hand:",
       rtl: false
     },
     fa: {
@@ -5519,6 +5667,7 @@
       loading: "در حال بارگذاری…",
       hand_status: { in_progress: "در جریان", completed: "پایان‌یافته", abandoned: "رهاشده", quarantined: "قرنطینه" },
       match_valid: "همهٔ دست‌ها وارسی و به هم پیوسته‌اند",
+      after_last_hand: "پس از آخرین دست:",
       rtl: true
     }
   };
@@ -5624,6 +5773,18 @@
   }
   function n(lang, x) {
     return lang === "fa" ? fa(x) : String(x);
+  }
+  var PENALTY_NAMES = {
+    cheating_penalty: { en: "the cheating penalty", fa: "جریمهٔ تقلب" }
+  };
+  function adjustmentText(a, players, lang) {
+    const E = lang !== "fa";
+    const aw = a?.award ?? {};
+    const name = PENALTY_NAMES[aw.penalty]?.[E ? "en" : "fa"] ?? String(aw.penalty);
+    const groups = (Array.isArray(aw.beneficiaries) ? aw.beneficiaries : []).map((g) => (Array.isArray(g) ? g : []).map((s) => who({ seat: s }, players, E ? "en" : "fa")).join(E ? " and " : " و "));
+    const gainers = groups.join(E ? "; " : "؛ ");
+    const offender = who({ seat: aw.offender }, players, E ? "en" : "fa");
+    return E ? `A club official's penalty ruling counts in the match before this hand (dispute ${a.dispute}, ruling entry ${a.seq}): ${name} (${aw.section}) against ${offender}, ${aw.points} point(s) to ${gainers}; the hand starts from the score with it added.` : `پیش از این دست، رأی جریمهٔ داور باشگاه در مسابقه به حساب می‌آید (اختلاف ${a.dispute}، ثبت ${fa(a.seq)}): ${name} (${aw.section}) برای ${offender}، ${fa(aw.points)} امتیاز به ${gainers}؛ دست از امتیازی آغاز می‌شود که این به آن افزوده شده است.`;
   }
   function action(game, a, view4, lang) {
     const t2 = a?.type;
@@ -5740,8 +5901,11 @@
     const b = ev?.body ?? {};
     const E = lang === "en";
     switch (b.type) {
-      case "hand_started":
-        return E ? `Hand ${b.hand_no} of ${gameName(b.game ?? game, "en")} starts with ${b.seats?.length ?? "?"} seats; the commitment to shuffle 0 is published before any card is dealt.` : `دست ${fa(b.hand_no)} از ${gameName(b.game ?? game, "fa")} با ${fa(b.seats?.length ?? 0)} بازیکن آغاز می‌شود؛ تعهد به بُرزدن ۰ پیش از دادن هر کارت منتشر می‌شود.`;
+      case "hand_started": {
+        const start2 = E ? `Hand ${b.hand_no} of ${gameName(b.game ?? game, "en")} starts with ${b.seats?.length ?? "?"} seats; the commitment to shuffle 0 is published before any card is dealt.` : `دست ${fa(b.hand_no)} از ${gameName(b.game ?? game, "fa")} با ${fa(b.seats?.length ?? 0)} بازیکن آغاز می‌شود؛ تعهد به بُرزدن ۰ پیش از دادن هر کارت منتشر می‌شود.`;
+        const carried = (Array.isArray(b.adjustments) ? b.adjustments : []).map((a) => adjustmentText(a, players, lang));
+        return [start2, ...carried].join(" ");
+      }
       case "shuffle_committed":
         return E ? `The commitment to shuffle ${b.shuffle} is published.` : `تعهد به بُرزدن ${fa(b.shuffle)} منتشر می‌شود.`;
       case "client_seed":
@@ -6365,7 +6529,8 @@
         const ok = hd.crypto ? hd.crypto.ok && (hd.rules?.every((r) => r.ok !== false) ?? true) : null;
         return h("li", h("button", { type: "button", "aria-current": i === state.handIdx ? "true" : null, onclick: () => goHand(i), dataset: { ok: String(ok) } }, `${i + 1}${ok === false ? " ✗" : ok ? " ✓" : ""}`));
       })),
-      m ? h("p.match-verdict", { dataset: { ok: String(m.ok) } }, m.ok ? T.match_valid : `✗ ${m.first_problem?.message ?? ""}`) : null
+      m ? h("p.match-verdict", { dataset: { ok: String(m.ok) } }, m.ok ? T.match_valid : `✗ ${m.first_problem?.message ?? ""}`) : null,
+      ...(m?.adjustments ?? []).filter((a) => a.applied_by === null).map((a) => h("p.match-adjustment", T.after_last_hand, " ", adjustmentText(a, current()?.players, state.lang)))
     );
   }
   var stepEls = null;

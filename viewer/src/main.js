@@ -12,7 +12,7 @@ import { verifyBundle, verifyMatch, verifyRecords } from './verify/index.js';
 import { stepViews } from 'viewer-games';
 import { h, fill } from './ui/dom.js';
 import { STRINGS, num } from './ui/i18n.js';
-import { describe, gameName } from './ui/describe.js';
+import { adjustmentText, describe, gameName } from './ui/describe.js';
 import { drawTable, viewerSeat } from './ui/table.js';
 import { drawPanel, ruleChecks } from './ui/panel.js';
 import { takeCredential, keepCredential, get, ApiError } from './ui/api.js';
@@ -366,6 +366,7 @@ function matchBar() {
       return h('li', h('button', { type: 'button', 'aria-current': i === state.handIdx ? 'true' : null, onclick: () => goHand(i), dataset: { ok: String(ok) } }, `${i + 1}${ok === false ? ' ✗' : ok ? ' ✓' : ''}`));
     })),
     m ? h('p.match-verdict', { dataset: { ok: String(m.ok) } }, m.ok ? T.match_valid : `✗ ${m.first_problem?.message ?? ''}`) : null,
+    ...(m?.adjustments ?? []).filter((a) => a.applied_by === null).map((a) => h('p.match-adjustment', T.after_last_hand, ' ', adjustmentText(a, current()?.players, state.lang))),
   );
 }
 

@@ -182,6 +182,38 @@ for (const f of listJson(join(VECTORS, 'match-v1'))) {
   });
 }
 
+// docs/vectors/match-v3/: a match whose second hand carries a penalty ruling on its first
+// (docs/BUNDLE.md §8, version 3): verified, the ruling's entry and signatures checked, the
+// award applied to the score; and each way of breaking it named by its rule.
+for (const f of listJson(join(VECTORS, 'match-v3'))) {
+  test(`match-v3 ${f.split('/').pop()} verifies with its penalty ruling carried`, async () => {
+    const r = await verifyMatch(readText(f));
+    assert.equal(r.ok, true, JSON.stringify(r.first_problem));
+    assert.equal(r.adjustments.length, 1);
+    const m = readJson(f);
+    const second = m.hands[1];
+    assert.equal(r.adjustments[0].applied_by, second.hand);
+    assert.equal(r.adjustments[0].ruled_hand, m.hands[0].hand);
+    const broken = async (edit, rule) => {
+      const x = readJson(f);
+      edit(x);
+      const v = await verifyMatch(x);
+      assert.equal(v.ok, false, rule);
+      assert.equal(v.first_problem.rule, rule, JSON.stringify(v.first_problem));
+    };
+    await broken((x) => { x.rulings = []; }, 'adjustment_entry');
+    await broken((x) => { x.rulings[0].entry.body.award.points = 3; }, 'adjustment_entry');
+    await broken((x) => { x.trailing_adjustments = x.hands[1].records[0].event.body.adjustments; }, 'adjustment_twice');
+    await broken((x) => { x.rulings[0].signer = 'ed25519:0000000000000000'; }, 'adjustment_signature');
+    // the official's signature over another reason: re-hashed, so only the signatures can tell
+    const k = readJson(f);
+    k.rulings[0].entry.body.reason = 'another reason';
+    const v = await verifyMatch(k);
+    assert.equal(v.ok, false);
+    assert.equal(v.first_problem.rule, 'adjustment_entry');
+  });
+}
+
 // docs/vectors/transparency-v1.json: leaves, proofs, the checkpoint, and the hand proof of
 // bundles-v1/bluff-4-seats-relabel.json, checked through a version-2 bundle's log_proof.
 import { leafEntry, leafHash, verifyInclusion, parseVkey, openCheckpoint } from '../src/verify/transparency.js';

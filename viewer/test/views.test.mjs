@@ -120,3 +120,17 @@ test('the words say what the effects say', () => {
   const face = h.records[play].event.body.effects.find((e) => e.type === 'played').card.face;
   assert.ok(hs[play].text.en.includes(`(${face})`), hs[play].text.en);
 });
+
+test('a penalty ruling carried into the match is said in words at the hand that applies it', async () => {
+  const { describe } = await import('../src/ui/describe.js');
+  const m = readJson(join(VECTORS, 'match-v3', 'hokm-4-seats-2-hands-penalty.json'));
+  const started = m.hands[1].records[0];
+  const players = started.event.body.seats.map((s) => s.player);
+  const words = describe(started, { game: 'hokm', players });
+  assert.match(words.en, /penalty ruling counts in the match before this hand \(dispute d_penalty, ruling entry 1\)/);
+  assert.match(words.en, /the cheating penalty \(hokm §12\.3\) against Shirin \(seat 1\), 1 point\(s\) to Dariush \(seat 0\) and Babak \(seat 2\)/);
+  assert.match(words.fa, /رأی جریمهٔ داور باشگاه/);
+  assert.match(words.fa, /جریمهٔ تقلب/);
+  const first = describe(m.hands[0].records[0], { game: 'hokm', players });
+  assert.doesNotMatch(first.en, /penalty/);
+});

@@ -567,6 +567,34 @@ fn run_verify_match(
             shown(&q.reason, 500)
         );
     }
+    for a in &v.adjustments {
+        let seats = |g: &[SeatIndex]| {
+            g.iter()
+                .map(|s| s.0.to_string())
+                .collect::<Vec<_>>()
+                .join("+")
+        };
+        out!(
+            "  penalty ruling carried {}: dispute {} entry {} on hand {}: {} ({}), offender seat              {}, {} point(s) to seats {}",
+            match &a.applied_by {
+                Some(h) => format!("before hand {}", shown(h, 128)),
+                None => "after the last hand".to_string(),
+            },
+            shown(&a.dispute, 128),
+            a.seq,
+            shown(&a.ruled_hand, 128),
+            shown(&a.award.penalty, 64),
+            shown(&a.award.section, 64),
+            a.award.offender.0,
+            a.award.points,
+            a.award
+                .beneficiaries
+                .iter()
+                .map(|g| seats(g))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     match v.trust {
         Trust::TrustedKey => out!("  signatures: checked against the trusted key(s) given"),
         Trust::BundleKeysOnly => out!(

@@ -592,6 +592,30 @@ async fn stored_log(svc: &Service, row: &HandRow) -> ApiResult<StoredLog> {
     })
 }
 
+/// The match state a hand must start from: the one the hand before left, with the awards
+/// of the penalty rulings the hand carries (`hand_started`'s `adjustments`) applied in order
+/// by the game's engine; `None` when the engine refuses one (the match file's verdict,
+/// `matches`, names why).
+fn with_adjustments(table: &TableRow, stored: &Stored, state: Value) -> Option<Value> {
+    let Some(Body::HandStarted {
+        adjustments, rules, ..
+    }) = stored.first()
+    else {
+        return Some(state);
+    };
+    if adjustments.is_empty() {
+        return Some(state);
+    }
+    let engine = table
+        .game
+        .parse::<replayer::engine::GameId>()
+        .ok()
+        .and_then(|g| replayer::games::registry(g).ok())?;
+    adjustments
+        .iter()
+        .try_fold(state, |m, a| engine.apply_award(rules, &m, &a.award).ok())
+}
+
 async fn match_link(
     svc: &Service,
     row: &HandRow,
@@ -623,7 +647,7 @@ async fn match_link(
                 hand: p.hand,
                 hash: p.hash.to_hex(),
             }),
-            Some(state),
+            with_adjustments(table, stored, state),
             None,
         ),
         Err(e) if e.code == Code::MatchBroken => (None, None, Some(e.detail)),

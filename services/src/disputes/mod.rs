@@ -10,6 +10,7 @@
 //! club and records rulings; an auditor opens, lists and reads every dispute of the club
 //! but does not rule. Another club's dispute, or one a seat did not open, is `404`.
 
+pub mod carry;
 pub mod findings;
 pub mod report;
 pub mod rulings;
@@ -102,6 +103,10 @@ pub struct RulingView {
     pub hash: String,
     /// Whether a later ruling supersedes it.
     pub superseded: bool,
+    /// A `penalty` ruling only: whether and where its award counts in the table's match
+    /// (docs/DISPUTES.md, "Penalties").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carried: Option<carry::CarryView>,
 }
 
 /// The check of a dispute's stored record, made at every read.
@@ -304,6 +309,7 @@ fn ruling_views(record: &[EntryRecord]) -> Vec<RulingView> {
                 time_ms: r.entry.time_ms,
                 hash: r.hash.to_hex(),
                 superseded: true,
+                carried: None,
             }),
             EntryBody::Opened { .. } => None,
         })
@@ -425,8 +431,24 @@ pub async fn get(svc: &Service, caller: &Caller, dispute_id: &str) -> ApiResult<
     let row = dispute_row(svc, caller, dispute_id).await?;
     let record = entries(svc, &row).await?;
     let mut v = view(svc, &row, record);
+    with_carry(svc, &row, &mut v).await?;
     v.log_consistency = Some(log_consistency(svc, &row.club_id, &v.findings).await?);
     Ok(v)
+}
+
+/// Says, for each penalty ruling of the view, whether and where its award counts in the
+/// table's match ([`carry::carry_views`]).
+pub(crate) async fn with_carry(
+    svc: &Service,
+    row: &DisputeRow,
+    v: &mut DisputeView,
+) -> ApiResult<()> {
+    let mut carried = carry::carry_views(svc, &row.table_id, &row.club_id, &v.record).await?;
+    for r in &mut v.rulings {
+        r.carried = carried.remove(&r.seq);
+    }
+    v.ruling = v.rulings.last().cloned();
+    Ok(())
 }
 
 fn bad_query(detail: impl Into<String>) -> ApiError {

@@ -166,6 +166,55 @@ pub struct ReportRuling {
     pub time_ms: u64,
     /// Whether a later ruling supersedes it.
     pub superseded: bool,
+    /// A penalty ruling only: whether and where its award counts in the table's match.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carried: Option<super::carry::CarryView>,
+    /// The same, in the report's language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carried_text: Option<String>,
+}
+
+/// Whether and where a penalty ruling's award counts in the match, in words.
+fn carried_text(lang: Lang, c: &super::carry::CarryView) -> String {
+    let hand = c.hand_no.map_or_else(String::new, |n| n.to_string());
+    let id = c.hand_id.clone().unwrap_or_default();
+    match (c.status.as_str(), c.reason.as_deref()) {
+        ("applied", _) => match lang {
+            Lang::En => format!("Counted in the match: hand {hand} ({id}) started with it."),
+            Lang::Fa => format!("در مسابقه به حساب آمد: دست {hand} ({id}) با آن آغاز شد."),
+        },
+        ("pending", _) => lang
+            .pick(
+                "Counts in the match from the table's next hand.",
+                "از دست بعدی میز در مسابقه به حساب می‌آید.",
+            )
+            .to_string(),
+        (_, Some("match_over")) => lang
+            .pick(
+                "Not counted in the match: the match was over.",
+                "در مسابقه به حساب نیامد: مسابقه تمام شده بود.",
+            )
+            .to_string(),
+        (_, Some("superseded")) => lang
+            .pick(
+                "Not counted in the match: a later ruling came before a hand carried it.",
+                "در مسابقه به حساب نیامد: رأی بعدی پیش از آنکه دستی آن را به حساب آورد رسید.",
+            )
+            .to_string(),
+        (_, Some("dispute_carried")) => lang
+            .pick(
+                "Not counted in the match: this dispute's award counted already.",
+                "در مسابقه به حساب نیامد: جریمهٔ این اختلاف پیش‌تر به حساب آمده بود.",
+            )
+            .to_string(),
+        (_, Some("hand_quarantined")) => lang
+            .pick(
+                "Not counted in the match: the ruled hand was quarantined.",
+                "در مسابقه به حساب نیامد: دستی که رأی درباره‌اش بود قرنطینه شد.",
+            )
+            .to_string(),
+        (status, _) => status.to_string(),
+    }
 }
 
 /// One event of the hand.
@@ -657,6 +706,8 @@ fn ruling(lang: Lang, r: &RulingView) -> ReportRuling {
         award: r.award.clone(),
         time_ms: r.time_ms,
         superseded: r.superseded,
+        carried: r.carried.clone(),
+        carried_text: r.carried.as_ref().map(|c| carried_text(lang, c)),
     }
 }
 
@@ -741,6 +792,10 @@ pub fn html(r: &Report) -> String {
                                         @if let Some(a) = &ru.award {
                                             br;
                                             code dir="ltr" { (compact(a)) }
+                                        }
+                                        @if let Some(c) = &ru.carried_text {
+                                            br;
+                                            span class="carried" { (c) }
                                         }
                                     }
                                     td { (ru.reason) }

@@ -472,7 +472,9 @@ pub async fn rule(
     let entry_row = entry_row(&after, &record, now_i)?;
     let mut all = entries(svc, &row).await?;
     all.push(record);
-    let reply = Reply::new(StatusCode::CREATED, view(svc, &after, all))?;
+    let mut shown = view(svc, &after, all);
+    super::with_carry(svc, &after, &mut shown).await?;
+    let reply = Reply::new(StatusCode::CREATED, shown)?;
     let req = RulingAppend {
         club_id: row.club_id.clone(),
         dispute_id: row.dispute_id.clone(),

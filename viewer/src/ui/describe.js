@@ -59,6 +59,28 @@ function n(lang, x) {
   return lang === 'fa' ? fa(x) : String(x);
 }
 
+const PENALTY_NAMES = {
+  cheating_penalty: { en: 'the cheating penalty', fa: 'جریمهٔ تقلب' },
+};
+
+/**
+ * A penalty ruling carried into the match (`hand_started`'s `adjustments`, or a match
+ * file's `trailing_adjustments`), in words: which dispute and ruling, who was penalized and
+ * who gained how many points.
+ */
+export function adjustmentText(a, players, lang) {
+  const E = lang !== 'fa';
+  const aw = a?.award ?? {};
+  const name = PENALTY_NAMES[aw.penalty]?.[E ? 'en' : 'fa'] ?? String(aw.penalty);
+  const groups = (Array.isArray(aw.beneficiaries) ? aw.beneficiaries : [])
+    .map((g) => (Array.isArray(g) ? g : []).map((s) => who({ seat: s }, players, E ? 'en' : 'fa')).join(E ? ' and ' : ' و '));
+  const gainers = groups.join(E ? '; ' : '؛ ');
+  const offender = who({ seat: aw.offender }, players, E ? 'en' : 'fa');
+  return E
+    ? `A club official's penalty ruling counts in the match before this hand (dispute ${a.dispute}, ruling entry ${a.seq}): ${name} (${aw.section}) against ${offender}, ${aw.points} point(s) to ${gainers}; the hand starts from the score with it added.`
+    : `پیش از این دست، رأی جریمهٔ داور باشگاه در مسابقه به حساب می‌آید (اختلاف ${a.dispute}، ثبت ${fa(a.seq)}): ${name} (${aw.section}) برای ${offender}، ${fa(aw.points)} امتیاز به ${gainers}؛ دست از امتیازی آغاز می‌شود که این به آن افزوده شده است.`;
+}
+
 /** One action in words: "bets 200". */
 function action(game, a, view, lang) {
   const t = a?.type;
@@ -143,10 +165,13 @@ function describeIn(record, { game, players, view }, lang) {
   const b = ev?.body ?? {};
   const E = lang === 'en';
   switch (b.type) {
-    case 'hand_started':
-      return E
+    case 'hand_started': {
+      const start = E
         ? `Hand ${b.hand_no} of ${gameName(b.game ?? game, 'en')} starts with ${b.seats?.length ?? '?'} seats; the commitment to shuffle 0 is published before any card is dealt.`
         : `دست ${fa(b.hand_no)} از ${gameName(b.game ?? game, 'fa')} با ${fa(b.seats?.length ?? 0)} بازیکن آغاز می‌شود؛ تعهد به بُرزدن ۰ پیش از دادن هر کارت منتشر می‌شود.`;
+      const carried = (Array.isArray(b.adjustments) ? b.adjustments : []).map((a) => adjustmentText(a, players, lang));
+      return [start, ...carried].join(' ');
+    }
     case 'shuffle_committed':
       return E ? `The commitment to shuffle ${b.shuffle} is published.` : `تعهد به بُرزدن ${fa(b.shuffle)} منتشر می‌شود.`;
     case 'client_seed':

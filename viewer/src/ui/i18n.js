@@ -77,6 +77,7 @@ export const STRINGS = {
     loading: 'Loading…',
     hand_status: { in_progress: 'running', completed: 'completed', abandoned: 'abandoned', quarantined: 'quarantined' },
     match_valid: 'Every hand verified and linked',
+    after_last_hand: 'After the last hand:',
     rtl: false,
   },
   fa: {
@@ -154,6 +155,7 @@ export const STRINGS = {
     loading: 'در حال بارگذاری…',
     hand_status: { in_progress: 'در جریان', completed: 'پایان‌یافته', abandoned: 'رهاشده', quarantined: 'قرنطینه' },
     match_valid: 'همهٔ دست‌ها وارسی و به هم پیوسته‌اند',
+    after_last_hand: 'پس از آخرین دست:',
     rtl: true,
   },
 };

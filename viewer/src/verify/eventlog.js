@@ -67,6 +67,36 @@ const ref = (v, w) => {
   u32(v.shuffle, `${w}.shuffle`);
   u32(v.pos, `${w}.pos`);
 };
+/** A penalty ruling carried into the match (docs/EVENT-LOG.md §3.1 `adjustments`). */
+function adjustmentShape(a, w) {
+  members(a, w, ['dispute', 'seq', 'hash', 'award']);
+  str(a.dispute, `${w}.dispute`);
+  u53(a.seq, `${w}.seq`);
+  hex(a.hash, 64, `${w}.hash`);
+  const aw = a.award;
+  members(aw, `${w}.award`, ['penalty', 'section', 'offender', 'beneficiaries', 'points']);
+  str(aw.penalty, `${w}.award.penalty`);
+  str(aw.section, `${w}.award.section`);
+  seat(aw.offender, `${w}.award.offender`);
+  arr(aw.beneficiaries, `${w}.award.beneficiaries`);
+  aw.beneficiaries.forEach((g, i) => {
+    arr(g, `${w}.award.beneficiaries[${i}]`);
+    g.forEach((x, j) => seat(x, `${w}.award.beneficiaries[${i}][${j}]`));
+  });
+  u32(aw.points, `${w}.award.points`);
+}
+
+/** Whether a value is a well-formed adjustment: for the match file's `trailing_adjustments`. */
+export function isAdjustment(a) {
+  try {
+    adjustmentShape(a, 'adjustment');
+    return true;
+  } catch (e) {
+    if (e instanceof Shape) return false;
+    throw e;
+  }
+}
+
 const actor = (v, w) => {
   if (v === 'service') return;
   need(isObj(v), `${w} is neither {"seat": n} nor "service"`);
@@ -80,7 +110,7 @@ const BODY = {
       b,
       'body',
       ['type', 'club', 'table', 'hand_no', 'game', 'rules', 'match_state', 'seats', 'deck', 'shuffle_version', 'commitment', 'client_entropy'],
-      ['prev_hand', 'seed_chain', 'player_signatures'],
+      ['prev_hand', 'seed_chain', 'player_signatures', 'adjustments'],
     );
     str(b.club, 'club');
     str(b.table, 'table');
@@ -101,6 +131,11 @@ const BODY = {
       members(b.prev_hand, 'prev_hand', ['hand', 'hash']);
       str(b.prev_hand.hand, 'prev_hand.hand');
       hex(b.prev_hand.hash, 64, 'prev_hand.hash');
+    }
+    if (has(b, 'adjustments')) {
+      arr(b.adjustments, 'adjustments');
+      need(b.adjustments.length > 0, 'adjustments is empty (absent when there are none)');
+      b.adjustments.forEach((a, i) => adjustmentShape(a, `adjustments[${i}]`));
     }
     if (has(b, 'seed_chain')) {
       members(b.seed_chain, 'seed_chain', ['anchor', 'length', 'position']);

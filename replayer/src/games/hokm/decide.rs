@@ -10,6 +10,7 @@ use std::fmt;
 use super::action::Action;
 use super::effect::{Effect, Shown};
 use super::evolve::evolve;
+use super::penalty::CHEATING_PENALTY;
 use super::rules::{BamFail, ColourFallback, Deuce2p, KotAtSix, NewRoundHakem, SuitCode, TenLow};
 use super::rules::{HakemDraw, Partnerships, TrumpMethod};
 use super::state::{
@@ -17,7 +18,7 @@ use super::state::{
     Phase, ShuffleReason, State, WinKind, DRAWN, DRAW_PILE, TRICKS_TO_WIN, WITHHELD,
 };
 use crate::cards::{Card, Rank, Suit};
-use crate::engine::{Actor, CardRef, SeatIndex, Violation};
+use crate::engine::{Actor, Award, CardRef, SeatIndex, Violation};
 use crate::zones::ZoneId;
 
 /// The rules an action or a shuffle can break (spec §14.2), with stable string forms.
@@ -831,6 +832,102 @@ fn round_check(cx: &mut Cx) -> bool {
     true
 }
 
+/// Add a cheating penalty's points to the sides that gain (§12.3), then the round and match
+/// checks of §11.5 steps (4)–(5): the arithmetic of the in-hand `AwardCheatingPenalty`
+/// and of an award carried into the match between hands ([`apply_award`]).
+fn award_points(cx: &mut Cx, offender: SeatIndex, sides_to: Vec<u8>, points: u32) {
+    cx.emit(Effect::PenaltyAwarded {
+        offender,
+        sides: sides_to,
+        points,
+    });
+    round_check(cx);
+    if cx.s.now.over {
+        cx.phase(Phase::HandOver);
+    }
+}
+
+/// Carries a cheating penalty an official awarded on a finished hand (§12.3, A17) into the
+/// match `m` between hands: the award's points go to the sides it names, exactly as the
+/// in-hand `AwardCheatingPenalty` adds them ([`award_points`]), which may end the round or
+/// the match (§11.5 steps (4)–(5)). The next hand's hakem stays the one the last hand
+/// passed it to (step (6) belongs to a hand's end), except that a round ended here under
+/// `new_round_hakem = redraw` starts the next round with the draw, as a round ended by a
+/// penalty during a hand does.
+pub(super) fn apply_award(
+    rules: &super::rules::Rules,
+    m: &super::state::Match,
+    award: &Award,
+) -> Result<super::state::Match, Violation> {
+    if award.penalty != CHEATING_PENALTY {
+        return Err(v(
+            Rule::BadPenalty,
+            "§12.3",
+            format!(
+                "the rules of hokm carry `{CHEATING_PENALTY}` into the match, not `{}`",
+                award.penalty.chars().take(64).collect::<String>()
+            ),
+        ));
+    }
+    if m.over {
+        return Err(v(Rule::MatchOver, "§11.6", "the match is over"));
+    }
+    let s = super::state::new_hand(rules, m).map_err(|e| {
+        v(
+            Rule::BadPenalty,
+            "§12.3",
+            format!("the match state cannot take the award: {e}"),
+        )
+    })?;
+    let n = s.n;
+    let table = s.table();
+    if award.offender.0 >= n {
+        return Err(v(
+            Rule::BadPenalty,
+            "§12.3",
+            format!("the offender is not one of the {n} seats"),
+        ));
+    }
+    let off = side_of(award.offender, table);
+    let mut sides_to: Vec<u8> = Vec::with_capacity(award.beneficiaries.len());
+    for group in &award.beneficiaries {
+        let side = group.first().map(|seat| side_of(*seat, table));
+        let whole: Option<Vec<SeatIndex>> = side.map(|x| {
+            (0..n)
+                .map(SeatIndex)
+                .filter(|seat| side_of(*seat, table) == x)
+                .collect()
+        });
+        match (side, whole) {
+            (Some(x), Some(seats)) if x != off && seats == *group && !sides_to.contains(&x) => {
+                sides_to.push(x)
+            }
+            _ => {
+                return Err(v(
+                    Rule::BadPenalty,
+                    "§12.3",
+                    "each beneficiary must be a whole side, once, other than the offender's",
+                ))
+            }
+        }
+    }
+    if sides_to.is_empty() {
+        return Err(v(
+            Rule::BadPenalty,
+            "§12.3",
+            "the award names no side that gains",
+        ));
+    }
+    let mut cx = Cx::new(&s);
+    award_points(&mut cx, award.offender, sides_to, award.points);
+    let mut next = cx.s.now;
+    let new_round = next.rounds != m.rounds;
+    if new_round && !next.over && rules.new_round_hakem == NewRoundHakem::Redraw {
+        next.hakem = None;
+    }
+    Ok(next)
+}
+
 /// The hand is won by `side` (§10): score it, check the round and match, pass the hakem.
 fn finish(cx: &mut Cx, side: u8, six_six_five: bool, bam_failed: bool) {
     let h = cx.hakem();
@@ -1003,15 +1100,12 @@ pub(super) fn decide(s: &State, actor: Actor, action: &Action) -> Result<Vec<Eff
                 Some(b) => vec![side_of(*b, s.table())],
                 None => (0..sides(n)).filter(|x| *x != off).collect(),
             };
-            cx.emit(Effect::PenaltyAwarded {
-                offender: *offender,
-                sides: sides_to,
-                points: s.rules.cheating_penalty_points,
-            });
-            round_check(&mut cx);
-            if cx.s.now.over {
-                cx.phase(Phase::HandOver);
-            }
+            award_points(
+                &mut cx,
+                *offender,
+                sides_to,
+                s.rules.cheating_penalty_points,
+            );
         }
         Action::Cut { k } => {
             if s.phase != Phase::AwaitingCut {

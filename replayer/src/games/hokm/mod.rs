@@ -161,4 +161,8 @@ impl Game for Hokm {
     fn penalty(rules: &Rules, m: &Match, p: &serde_json::Value) -> Result<Award, Violation> {
         penalty::penalty(rules, m, p)
     }
+
+    fn apply_award(rules: &Rules, m: &Match, award: &Award) -> Result<Match, Violation> {
+        decide::apply_award(rules, m, award)
+    }
 }
