@@ -14,10 +14,10 @@ use std::sync::Arc;
 
 use serde_json::json;
 use services::store::{
-    sequence_all, ApiKeyRow, AppendRequest, ClubLeafRow, ClubRow, DisputeEntryRow, DisputeFilter, DisputeRow,
-    EventRow, HandFilter, HandRow, HandStatus, HandUpdate, IdemRow, InputRow, KeyRole, OfficialRow,
-    PgStore, Quarantine, QuarantineRequest, RulingAppend, SeatRow, SecretRow, SeedChainRow,
-    SqliteStore, Store, StoreError, TableRow, TableUpdate, TokenKind,
+    sequence_all, ApiKeyRow, AppendRequest, ClubLeafRow, ClubRow, DisputeEntryRow, DisputeFilter,
+    DisputeRow, EventRow, HandFilter, HandRow, HandStatus, HandUpdate, IdemRow, InputRow, KeyRole,
+    OfficialRow, PgStore, Quarantine, QuarantineRequest, RulingAppend, SeatRow, SecretRow,
+    SeedChainRow, SqliteStore, Store, StoreError, TableRow, TableUpdate, TokenKind,
 };
 use tokio_postgres::NoTls;
 

@@ -36,13 +36,13 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{NoTls, Row};
 
-use super::{CheckpointRow, ClubLeafRow};
 use super::{
     check_append, check_key_club, check_new_hand, check_new_table, check_seed_chain, page_limit,
     parse_role, parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow,
     HandStatus, IdemRow, InputRow, QuarantineRequest, SeatLookup, SeatRow, SecretRow, SeedChainRow,
     Store, StoreError, TableRow, TableUpdate, TokenKind, SEED_CHAIN_COLS,
 };
+use super::{CheckpointRow, ClubLeafRow};
 
 mod batch;
 mod clublog;

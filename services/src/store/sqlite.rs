@@ -20,13 +20,13 @@ use rusqlite::{
 };
 use serde_json::Value;
 
-use super::{CheckpointRow, ClubLeafRow};
 use super::{
     check_append, check_key_club, check_new_hand, check_new_table, check_seed_chain, page_limit,
     parse_role, parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow,
     HandStatus, IdemRow, InputRow, QuarantineRequest, RecordJson, SeatLookup, SeatRow, SecretRow,
     SeedChainRow, Store, StoreError, TableRow, TableUpdate, TokenKind, SEED_CHAIN_COLS,
 };
+use super::{CheckpointRow, ClubLeafRow};
 
 mod clublog;
 mod disputes;
