@@ -9,6 +9,13 @@
 //! on playing (a club's history grows with time, its players' too), and each later size
 //! is judged against the first, per kind of call: p50 and p99 within 1.2 times.
 //!
+//! With `--first-size-database-url` (a second fresh database) and two sizes, the first
+//! size is loaded into both databases alike, the main one is grown to the second, and
+//! the two are then measured in interleaved rounds (first size, second size, first …),
+//! as the append benchmark interleaves its phases: a drift of the machine over the
+//! minutes of the load and the measurement then hits both sizes alike, instead of being
+//! counted as the growth of the history.
+//!
 //! The load does not go through the append path: hands and `hand_players` are written
 //! with binary COPY in one transaction, events with binary COPY in transactions of
 //! `--chunk` rows, foreign keys enforced. Event records are real signed Bist-o-yek
@@ -54,6 +61,13 @@ pub struct Args {
     /// The (throw-away) database to benchmark.
     #[arg(long, env = "DATABASE_URL")]
     database_url: String,
+    /// A second (throw-away, fresh) database: the first size is loaded into it too, and
+    /// the two sizes are measured in interleaved rounds (needs exactly two sizes).
+    #[arg(long)]
+    first_size_database_url: Option<String>,
+    /// Interleaved rounds of measurement (with --first-size-database-url).
+    #[arg(long, default_value_t = 8)]
+    rounds: usize,
     /// Clubs.
     #[arg(long, default_value_t = 3)]
     clubs: usize,
@@ -116,6 +130,7 @@ struct GenHand {
     first_gid: i64,
 }
 
+#[derive(Clone)]
 struct GenTable {
     id: String,
     seats: u8,
@@ -184,6 +199,7 @@ fn player_name(c: usize, p: usize) -> String {
 
 /// The history as it is generated, stage by stage: every table's next start, the clubs'
 /// next gid, what is loaded so far.
+#[derive(Clone)]
 struct Generator {
     tables: Vec<Vec<GenTable>>,
     /// `(next start, club, table)`, earliest first.
@@ -376,13 +392,14 @@ async fn blocks(admin: &tokio_postgres::Client) -> anyhow::Result<(i64, i64)> {
 /// "read" counts the buffers that were not in shared_buffers (read from the OS, its page
 /// cache or the disk).
 async fn census(
+    url: &str,
     args: &Args,
     gen: &Generator,
     rng: &mut ChaCha8Rng,
     span: Span,
-    admin: &tokio_postgres::Client,
 ) -> anyhow::Result<BTreeMap<&'static str, (f64, f64)>> {
-    let one = PgStore::connect(&args.database_url, 1)?;
+    let admin = &connect(url).await?;
+    let one = PgStore::connect(url, 1)?;
     // The connection's prepared statements and catalog caches, first.
     for kind in KINDS {
         call(kind, args, &one, gen, rng, span).await?;
@@ -454,14 +471,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     for (k, v) in durability_settings(&admin).await? {
         println!("SHOW {k:<20} = {v}");
     }
-    let store = PgStore::connect(&args.database_url, 4)?;
-    store.migrate().await?;
-    let exists: i64 = admin
-        .query_one("SELECT count(*) FROM hands", &[])
-        .await?
-        .get(0);
-    if exists > 0 {
-        bail!("the database already has hands: history needs a fresh database");
+    if args.first_size_database_url.is_some() && args.events.len() != 2 {
+        bail!("--first-size-database-url compares two sizes: give --events FIRST,SECOND");
     }
 
     let t0 = Instant::now();
@@ -478,6 +489,123 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         args.tables_per_club,
         args.players_per_club
     );
+    let store = set_up(&args.database_url, &gen, start_ms).await?;
+    let mut copier = connect(&args.database_url).await?;
+    // The first size's own database, when the sizes are measured interleaved.
+    let mut first_db = match &args.first_size_database_url {
+        Some(url) => {
+            println!("first size also in database {}", db_label(url));
+            Some((
+                url.clone(),
+                set_up(url, &gen, start_ms).await?,
+                connect(url).await?,
+            ))
+        }
+        None => None,
+    };
+    let mut first_gen: Option<(Generator, u64)> = None;
+    let mut results: Vec<Measured> = Vec::new();
+    for (stage, &target) in args.events.iter().enumerate() {
+        // ---- grow the history to `target` events
+        println!();
+        println!("## {target} events");
+        let t_gen = Instant::now();
+        let finishing = std::mem::take(&mut gen.in_progress);
+        let hands = gen.extend(&args, &templates, &mut rng, target);
+        let new_events: usize = hands.iter().map(|h| h.events).sum();
+        println!(
+            "generated {} more hands, {new_events} more events ({:.1} s)",
+            hands.len(),
+            t_gen.elapsed().as_secs_f64()
+        );
+        let loaded = load_stage(&mut copier, &args, &gen, &finishing, &hands, &templates).await?;
+        if let (0, Some((_, _, c))) = (stage, first_db.as_mut()) {
+            println!("the same into the first size's database:");
+            let n = load_stage(c, &args, &gen, &finishing, &hands, &templates).await?;
+            first_gen = Some((gen.clone(), n));
+        }
+        if first_db.is_some() {
+            continue;
+        }
+
+        // ---- measure
+        // The same sequence of kinds and choices at every size.
+        let mut qrng = ChaCha8Rng::seed_from_u64(args.seed.wrapping_add(0x5eed));
+        let span = span_of(&gen, start_ms);
+        let mut m = measure(&args, &store, &gen, &mut qrng, queries, span).await?;
+        m.buffers = census(&args.database_url, &args, &gen, &mut qrng, span).await?;
+        m.events = loaded;
+        results.push(m);
+    }
+    if let (Some((url, first_store, _)), Some((first, first_events))) = (&first_db, &first_gen) {
+        let spans = [span_of(first, start_ms), span_of(&gen, start_ms)];
+        let [mut a, mut b] = measure_interleaved(
+            &args,
+            [(first_store, first, spans[0]), (&store, &gen, spans[1])],
+            queries,
+        )
+        .await?;
+        let mut qrng = ChaCha8Rng::seed_from_u64(args.seed.wrapping_add(0x5eed));
+        println!();
+        println!("first size ({first_events} events):");
+        a.buffers = census(url, &args, first, &mut qrng, spans[0]).await?;
+        a.events = *first_events;
+        let mut qrng = ChaCha8Rng::seed_from_u64(args.seed.wrapping_add(0x5eed));
+        println!();
+        println!("second size:");
+        b.buffers = census(&args.database_url, &args, &gen, &mut qrng, spans[1]).await?;
+        b.events = count_events(&copier).await?;
+        results = vec![a, b];
+    }
+    compare(&mut results);
+    Ok(())
+}
+
+/// The database's name in a URL, for the report (never the URL: it may hold a password).
+fn db_label(url: &str) -> &str {
+    url.rsplit('/')
+        .next()
+        .unwrap_or("?")
+        .split('?')
+        .next()
+        .unwrap_or("?")
+}
+
+/// Where the history's hand starts lie when the generator is at this stage.
+fn span_of(gen: &Generator, start_ms: i64) -> Span {
+    let last_start = gen
+        .tables
+        .iter()
+        .flatten()
+        .map(|t| t.next_start)
+        .min()
+        .unwrap_or(start_ms);
+    Span {
+        first_start: start_ms,
+        last_start,
+    }
+}
+
+async fn count_events(client: &tokio_postgres::Client) -> anyhow::Result<u64> {
+    let n: i64 = client
+        .query_one("SELECT count(*) FROM events", &[])
+        .await?
+        .get(0);
+    Ok(u64::try_from(n).unwrap_or(0))
+}
+
+/// Migrates a fresh database and creates the history's clubs, tables and seats in it.
+async fn set_up(url: &str, gen: &Generator, start_ms: i64) -> anyhow::Result<PgStore> {
+    let store = PgStore::connect(url, 4)?;
+    store.migrate().await?;
+    let admin = connect(url).await?;
+    let exists: i64 = admin
+        .query_one("SELECT count(*) FROM hands", &[])
+        .await?
+        .get(0);
+    if exists > 0 {
+        bail!("the database already has hands: history needs a fresh database");
+    }
     let def = registry(GameId::BistOYek)?;
     let rules = def.normalize_rules(&def.default_rules())?;
     for (c, ts) in gen.tables.iter().enumerate() {
@@ -531,95 +659,71 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                 .await?;
         }
     }
+    Ok(store)
+}
 
-    let mut copier = connect(&args.database_url).await?;
-    let mut results: Vec<Measured> = Vec::new();
-    for &target in &args.events {
-        // ---- grow the history to `target` events
-        println!();
-        println!("## {target} events");
-        let t_gen = Instant::now();
-        let finishing = std::mem::take(&mut gen.in_progress);
-        let hands = gen.extend(&args, &templates, &mut rng, target);
-        let new_events: usize = hands.iter().map(|h| h.events).sum();
-        println!(
-            "generated {} more hands, {new_events} more events ({:.1} s)",
-            hands.len(),
-            t_gen.elapsed().as_secs_f64()
-        );
-        let t_load = Instant::now();
-        finish_hands(&copier, &finishing, &templates).await?;
-        load_hands(&mut copier, &hands, &templates).await?;
-        load_events(&mut copier, &hands, &templates, args.chunk).await?;
-        for (c, n) in gen.next_gid.iter().enumerate() {
-            copier
-                .execute(
-                    "UPDATE clubs SET next_gid = $2 WHERE club_id = $1",
-                    &[&club_id(c), n],
-                )
-                .await?;
-        }
-        let load_secs = t_load.elapsed().as_secs_f64();
-        let t_an = Instant::now();
-        // One statement per call: VACUUM cannot run in the implicit transaction of a
-        // batch. Every table the reads use is vacuumed (visibility map, statistics), so
-        // that no autovacuum of the freshly loaded rows runs during the measurement.
-        for sql in [
-            "VACUUM (ANALYZE) hands",
-            "VACUUM (ANALYZE) hand_players",
-            "VACUUM (ANALYZE) events",
-            "VACUUM (ANALYZE) club_log",
-        ] {
-            copier.batch_execute(sql).await?;
-        }
-        let vacuum_secs = t_an.elapsed().as_secs_f64();
-        // Nor a checkpoint of the load's dirty pages (needs a superuser, as in appends).
-        let _ = copier.batch_execute("CHECKPOINT").await;
-        let sizes = copier
-            .query_one(
-                "SELECT pg_size_pretty(pg_total_relation_size('events')), \
-                 pg_size_pretty(pg_total_relation_size('hands')), \
-                 pg_size_pretty(pg_total_relation_size('hand_players')), \
-                 pg_size_pretty(pg_total_relation_size('club_log')), \
-                 (SELECT count(*) FROM events), (SELECT count(*) FROM hands)",
-                &[],
+/// Loads one stage (the hands it finishes, its new hands and their events) into the
+/// database of `copier`, vacuums and checkpoints; the events the database holds now.
+async fn load_stage(
+    copier: &mut tokio_postgres::Client,
+    args: &Args,
+    gen: &Generator,
+    finishing: &[GenHand],
+    hands: &[GenHand],
+    templates: &[Template],
+) -> anyhow::Result<u64> {
+    let new_events: usize = hands.iter().map(|h| h.events).sum();
+    let t_load = Instant::now();
+    finish_hands(copier, finishing, templates).await?;
+    load_hands(copier, hands, templates).await?;
+    load_events(copier, hands, templates, args.chunk).await?;
+    for (c, n) in gen.next_gid.iter().enumerate() {
+        copier
+            .execute(
+                "UPDATE clubs SET next_gid = $2 WHERE club_id = $1",
+                &[&club_id(c), n],
             )
             .await?;
-        let loaded: i64 = sizes.get(4);
-        let hands_now: i64 = sizes.get(5);
-        println!(
-            "loaded {new_events} events in {load_secs:.1} s ({:.0} events/s), VACUUM ANALYZE \
-             {vacuum_secs:.1} s; now {loaded} events, {hands_now} hands; events {}, hands {}, \
-             hand_players {}, club_log {} (with indexes)",
-            new_events as f64 / load_secs.max(1e-9),
-            sizes.get::<_, String>(0),
-            sizes.get::<_, String>(1),
-            sizes.get::<_, String>(2),
-            sizes.get::<_, String>(3),
-        );
-
-        // ---- measure
-        let first_start = start_ms;
-        let last_start = gen
-            .tables
-            .iter()
-            .flatten()
-            .map(|t| t.next_start)
-            .min()
-            .unwrap_or(start_ms);
-        // The same sequence of kinds and choices at every size.
-        let mut qrng = ChaCha8Rng::seed_from_u64(args.seed.wrapping_add(0x5eed));
-        let span = Span {
-            first_start,
-            last_start,
-        };
-        let mut m = measure(&args, &store, &gen, &mut qrng, queries, span).await?;
-        m.buffers = census(&args, &gen, &mut qrng, span, &admin).await?;
-        m.events = u64::try_from(loaded).unwrap_or(0);
-        results.push(m);
     }
-    compare(&mut results);
-    Ok(())
+    let load_secs = t_load.elapsed().as_secs_f64();
+    let t_an = Instant::now();
+    // One statement per call: VACUUM cannot run in the implicit transaction of a
+    // batch. Every table the reads use is vacuumed (visibility map, statistics), so
+    // that no autovacuum of the freshly loaded rows runs during the measurement.
+    for sql in [
+        "VACUUM (ANALYZE) hands",
+        "VACUUM (ANALYZE) hand_players",
+        "VACUUM (ANALYZE) events",
+        "VACUUM (ANALYZE) club_log",
+    ] {
+        copier.batch_execute(sql).await?;
+    }
+    let vacuum_secs = t_an.elapsed().as_secs_f64();
+    // Nor a checkpoint of the load's dirty pages (needs a superuser, as in appends).
+    let _ = copier.batch_execute("CHECKPOINT").await;
+    let sizes = copier
+        .query_one(
+            "SELECT pg_size_pretty(pg_total_relation_size('events')), \
+             pg_size_pretty(pg_total_relation_size('hands')), \
+             pg_size_pretty(pg_total_relation_size('hand_players')), \
+             pg_size_pretty(pg_total_relation_size('club_log')), \
+             (SELECT count(*) FROM events), (SELECT count(*) FROM hands)",
+            &[],
+        )
+        .await?;
+    let loaded: i64 = sizes.get(4);
+    let hands_now: i64 = sizes.get(5);
+    println!(
+        "loaded {new_events} events in {load_secs:.1} s ({:.0} events/s), VACUUM ANALYZE \
+         {vacuum_secs:.1} s; now {loaded} events, {hands_now} hands; events {}, hands {}, \
+         hand_players {}, club_log {} (with indexes)",
+        new_events as f64 / load_secs.max(1e-9),
+        sizes.get::<_, String>(0),
+        sizes.get::<_, String>(1),
+        sizes.get::<_, String>(2),
+        sizes.get::<_, String>(3),
+    );
+    Ok(u64::try_from(loaded).unwrap_or(0))
 }
 
 /// Completes the hands a previous stage left in progress: their players went on.
@@ -770,16 +874,117 @@ async fn measure(
     span: Span,
 ) -> anyhow::Result<Measured> {
     let mut m = Measured::default();
-    let warmup = 100.min(queries);
-    let mut done = 0usize;
-    let mut round = 0usize;
+    let mut turn = 0usize;
     let t_q = Instant::now();
-    // Bounded: each round does at least one call, and at most queries + warmup rounds.
-    while done < queries + warmup && round < (queries + warmup) * 2 {
-        let kind = KINDS[round % KINDS.len()];
-        round += 1;
+    calls(
+        args,
+        store,
+        gen,
+        rng,
+        span,
+        WARMUP.min(queries),
+        &mut turn,
+        None,
+    )
+    .await?;
+    calls(
+        args,
+        store,
+        gen,
+        rng,
+        span,
+        queries,
+        &mut turn,
+        Some(&mut m),
+    )
+    .await?;
+    report(args, &m, t_q.elapsed(), "one client");
+    Ok(m)
+}
+
+/// Warm-up calls per database before the timed ones.
+const WARMUP: usize = 100;
+
+/// The two sizes' databases, each `(store, generator at its size, span)`, measured in
+/// `--rounds` interleaved rounds of `queries / rounds` calls each (first, second, first
+/// …), after [`WARMUP`] calls on each; each database's calls go on round-robin over
+/// [`KINDS`] from round to round, with the same random choices for both.
+async fn measure_interleaved(
+    args: &Args,
+    dbs: [(&PgStore, &Generator, Span); 2],
+    queries: usize,
+) -> anyhow::Result<[Measured; 2]> {
+    let rounds = args.rounds.clamp(1, 1_000);
+    let per_round = queries.div_ceil(rounds).max(1);
+    let seed = args.seed.wrapping_add(0x5eed);
+    let mut rngs = [
+        ChaCha8Rng::seed_from_u64(seed),
+        ChaCha8Rng::seed_from_u64(seed),
+    ];
+    let mut turns = [0usize; 2];
+    let mut out = [Measured::default(), Measured::default()];
+    let mut spent = [Duration::ZERO; 2];
+    for (k, (store, gen, span)) in dbs.iter().enumerate() {
+        calls(
+            args,
+            store,
+            gen,
+            &mut rngs[k],
+            *span,
+            WARMUP,
+            &mut turns[k],
+            None,
+        )
+        .await?;
+    }
+    println!();
+    println!("interleaved: {rounds} rounds of {per_round} calls on each size's database");
+    for _ in 0..rounds {
+        for (k, (store, gen, span)) in dbs.iter().enumerate() {
+            let t = Instant::now();
+            calls(
+                args,
+                store,
+                gen,
+                &mut rngs[k],
+                *span,
+                per_round,
+                &mut turns[k],
+                Some(&mut out[k]),
+            )
+            .await?;
+            spent[k] += t.elapsed();
+        }
+    }
+    for (k, name) in ["first size", "second size"].iter().enumerate() {
+        report(args, &out[k], spent[k], name);
+    }
+    Ok(out)
+}
+
+/// `n` calls, round-robin over [`KINDS`] from `*turn` on; timed into `m` when given (a
+/// page of a paged walk counts as one call).
+#[allow(clippy::too_many_arguments)]
+async fn calls(
+    args: &Args,
+    store: &PgStore,
+    gen: &Generator,
+    rng: &mut ChaCha8Rng,
+    span: Span,
+    n: usize,
+    turn: &mut usize,
+    mut m: Option<&mut Measured>,
+) -> anyhow::Result<()> {
+    let mut done = 0usize;
+    // Bounded: each turn does at least one call.
+    for _ in 0..n.saturating_mul(2).max(1) {
+        if done >= n {
+            break;
+        }
+        let kind = KINDS[*turn % KINDS.len()];
+        *turn += 1;
         for (d, rows) in call(kind, args, store, gen, rng, span).await? {
-            if done >= warmup {
+            if let Some(m) = m.as_deref_mut() {
                 let e = m.by_kind.entry(kind).or_default();
                 e.0.push(d);
                 e.1 += 1;
@@ -789,19 +994,25 @@ async fn measure(
             done += 1;
         }
     }
+    Ok(())
+}
+
+/// The per-kind table of one measurement.
+fn report(args: &Args, m: &Measured, took: Duration, what: &str) {
     println!();
     println!(
-        "list_hands_stored (page size {}) and hand reads: {} timed calls after {warmup} warm-up, one \
-         client, {:.1} s",
+        "list_hands_stored (page size {}) and hand reads: {} timed calls after {WARMUP} warm-up, \
+         {what}, {:.1} s",
         args.page_size,
         m.all.len(),
-        t_q.elapsed().as_secs_f64()
+        took.as_secs_f64()
     );
     println!();
     println!("| kind | calls | avg rows | p50 ms | p99 ms |");
     println!("|---|---|---|---|---|");
+    let mut by_kind = m.by_kind.clone();
     for kind in KINDS {
-        if let Some((lat, calls, rows)) = m.by_kind.get_mut(kind) {
+        if let Some((lat, calls, rows)) = by_kind.get_mut(kind) {
             println!(
                 "| {kind} | {calls} | {:.1} | {:.2} | {:.2} |",
                 *rows as f64 / (*calls).max(1) as f64,
@@ -810,13 +1021,13 @@ async fn measure(
             );
         }
     }
+    let mut all = m.all.clone();
     println!(
         "| overall | {} | | {:.2} | {:.2} |",
-        m.all.len(),
-        m.all.pct_ms(50.0),
-        m.all.pct_ms(99.0)
+        all.len(),
+        all.pct_ms(50.0),
+        all.pct_ms(99.0)
     );
-    Ok(m)
 }
 
 /// The largest ratio of a later size's latency to the first size's that passes.
