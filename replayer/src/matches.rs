@@ -36,8 +36,7 @@ use serde_json::Value;
 use crate::bundle::{Bundle, BundleKey};
 use crate::dealer::HandStatus;
 use crate::dispute::{
-    entry_signature_message, hash_entry, ruling_message, Decision, EntryBody, EntryRecord,
-    RulingTerms,
+    entry_signature_message, hash_entry, official_signed, Decision, EntryBody, EntryRecord,
 };
 use crate::engine::{Award, DynGame, GameId};
 use crate::log::{Adjustment, Body, Hash, PublicKey, Record};
@@ -497,9 +496,7 @@ impl Carry<'_> {
             decision,
             penalty,
             award,
-            reason,
             official,
-            official_sig,
             ..
         } = &e.body
         else {
@@ -509,18 +506,7 @@ impl Carry<'_> {
                 format!("an entry of type {}", e.body.kind()),
             ));
         };
-        let msg = ruling_message(&RulingTerms {
-            club: &e.club,
-            dispute: &e.dispute,
-            hand: &e.hand,
-            seq: e.seq,
-            prev: &e.prev,
-            decision: *decision,
-            penalty: penalty.as_ref(),
-            reason,
-            official,
-        });
-        if !msg.is_ok_and(|m| official.public_key.verify(&m, official_sig)) {
+        if !official_signed(e) {
             return Err((
                 "adjustment_official",
                 format!(

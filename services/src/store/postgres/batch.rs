@@ -903,13 +903,10 @@ async fn plain_statement(
         .prepare_cached(&sql)
         .await
         .map_err(|_| PlainFailed::RetryAlone)?;
-    let rows = client.query(&stmt, &params).await.map_err(|e| {
-        if outcome_unknown(&e) {
-            PlainFailed::Unknown
-        } else {
-            PlainFailed::RetryAlone
-        }
-    })?;
+    let rows = client
+        .query(&stmt, &params)
+        .await
+        .map_err(|e| plain_failed(&e))?;
     if known {
         // Every row went in, or the statement failed.
         return Ok(idx.iter().map(|_| Some(Ok(()))).collect());
@@ -980,14 +977,17 @@ async fn lone_event(client: &Object, e: &EventRow) -> Result<(), PlainFailed> {
             ],
         )
         .await
-        .map_err(|e| {
-            if outcome_unknown(&e) {
-                PlainFailed::Unknown
-            } else {
-                PlainFailed::RetryAlone
-            }
-        })?;
+        .map_err(|e| plain_failed(&e))?;
     Ok(())
+}
+
+/// Why a plain statement that failed with `e` gave no outcome (see [`outcome_unknown`]).
+fn plain_failed(e: &tokio_postgres::Error) -> PlainFailed {
+    if outcome_unknown(e) {
+        PlainFailed::Unknown
+    } else {
+        PlainFailed::RetryAlone
+    }
 }
 
 /// Whether a statement that failed with `e` may have committed all the same: its
