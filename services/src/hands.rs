@@ -1150,11 +1150,17 @@ pub async fn mutate(
     )
     .await;
     match first {
-        Err(_) if !unsure => {
-            svc.live.forget(&row.club_id, &row.hand_id);
-            let row = hand_row(svc, caller, hand_id).await?;
-            svc.live.read_row(&row);
-            mutate_row(svc, row, actor, expected_seq, op, idem, &mut unsure).await
+        Err(e) if !unsure => {
+            // Only the cached row is dropped: the hand held in memory is restored by
+            // `mutate_row` if the stored row shows it behind. When the row as stored is
+            // the cached one, the hand has not moved on and the refusal stands.
+            svc.live.forget_row(&row.club_id, &row.hand_id);
+            let stored = hand_row(svc, caller, hand_id).await?;
+            svc.live.read_row(&stored);
+            if stored == row {
+                return Err(e);
+            }
+            mutate_row(svc, stored, actor, expected_seq, op, idem, &mut unsure).await
         }
         other => other,
     }

@@ -7,6 +7,7 @@
 //! a dispute's row changes only with an entry appended (its status, entry count and head),
 //! in the same transaction.
 
+use super::check_idem;
 use async_trait::async_trait;
 use serde_json::Value;
 
@@ -244,12 +245,7 @@ pub(super) fn check_open(
             "open_dispute: entry 0 of this dispute".into(),
         ));
     }
-    if idem.is_some_and(|i| i.club_id != d.club_id) {
-        return Err(StoreError::Internal(
-            "idempotency record of another club".into(),
-        ));
-    }
-    Ok(())
+    check_idem(&d.club_id, idem)
 }
 
 /// Checks the shape of a ruling append.

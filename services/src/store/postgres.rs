@@ -37,10 +37,10 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{NoTls, Row};
 
 use super::{
-    check_append, check_key_club, check_new_hand, check_new_table, check_seed_chain, page_limit,
-    parse_role, parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow,
-    HandStatus, IdemRow, InputRow, QuarantineRequest, SeatLookup, SeatRow, SecretRow, SeedChainRow,
-    Store, StoreError, TableRow, TableUpdate, TokenKind, SEED_CHAIN_COLS,
+    check_append, check_idem, check_key_club, check_new_hand, check_new_table, check_seed_chain,
+    page_limit, parse_role, parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter,
+    HandRow, HandStatus, IdemRow, InputRow, QuarantineRequest, SeatLookup, SeatRow, SecretRow,
+    SeedChainRow, Store, StoreError, TableRow, TableUpdate, TokenKind, SEED_CHAIN_COLS,
 };
 use super::{CheckpointRow, ClubLeafRow};
 
@@ -1086,11 +1086,7 @@ impl Store for PgStore {
     }
 
     async fn quarantine_hand(&self, req: &QuarantineRequest) -> Result<(), StoreError> {
-        if req.idem.as_ref().is_some_and(|i| i.club_id != req.club_id) {
-            return Err(StoreError::Internal(
-                "idempotency record of another club".into(),
-            ));
-        }
+        check_idem(&req.club_id, req.idem.as_ref())?;
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(map_pg)?;
         if let Some(idem) = &req.idem {

@@ -21,10 +21,10 @@ use rusqlite::{
 use serde_json::Value;
 
 use super::{
-    check_append, check_key_club, check_new_hand, check_new_table, check_seed_chain, page_limit,
-    parse_role, parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter, HandRow,
-    HandStatus, IdemRow, InputRow, QuarantineRequest, RecordJson, SeatLookup, SeatRow, SecretRow,
-    SeedChainRow, Store, StoreError, TableRow, TableUpdate, TokenKind, SEED_CHAIN_COLS,
+    check_append, check_idem, check_key_club, check_new_hand, check_new_table, check_seed_chain,
+    page_limit, parse_role, parse_status, ApiKeyRow, AppendRequest, ClubRow, EventRow, HandFilter,
+    HandRow, HandStatus, IdemRow, InputRow, QuarantineRequest, RecordJson, SeatLookup, SeatRow,
+    SecretRow, SeedChainRow, Store, StoreError, TableRow, TableUpdate, TokenKind, SEED_CHAIN_COLS,
 };
 use super::{CheckpointRow, ClubLeafRow};
 
@@ -1205,14 +1205,10 @@ impl Store for SqliteStore {
     }
 
     async fn quarantine_hand(&self, req: &QuarantineRequest) -> Result<(), StoreError> {
+        check_idem(&req.club_id, req.idem.as_ref())?;
         let req = req.clone();
         self.write(move |tx| {
             if let Some(idem) = &req.idem {
-                if idem.club_id != req.club_id {
-                    return Err(StoreError::Internal(
-                        "idempotency record of another club".into(),
-                    ));
-                }
                 insert_idem(tx, idem)?;
             }
             let (status, hand_table): (String, String) = tx

@@ -1,6 +1,7 @@
 //! [`DisputeStore`] on PostgreSQL. Every statement names the club; reads go to the primary
 //! (a dispute is read right after it is written, and disputes are few).
 
+use crate::store::check_idem;
 use async_trait::async_trait;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::Row;
@@ -120,11 +121,7 @@ impl DisputeStore for PgStore {
         o: &OfficialRow,
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError> {
-        if idem.is_some_and(|i| i.club_id != o.club_id) {
-            return Err(StoreError::Internal(
-                "idempotency record of another club".into(),
-            ));
-        }
+        check_idem(&o.club_id, idem)?;
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(map_pg)?;
         if let Some(idem) = idem {
@@ -190,11 +187,7 @@ impl DisputeStore for PgStore {
         rev: &Revocation,
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError> {
-        if idem.is_some_and(|i| i.club_id != club_id) {
-            return Err(StoreError::Internal(
-                "idempotency record of another club".into(),
-            ));
-        }
+        check_idem(club_id, idem)?;
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(map_pg)?;
         if let Some(idem) = idem {

@@ -1,6 +1,7 @@
 //! [`ShareStore`] on PostgreSQL. Every statement names the club; every read goes to the
 //! primary (a revocation holds at once).
 
+use crate::store::check_idem;
 use async_trait::async_trait;
 use tokio_postgres::Row;
 
@@ -35,11 +36,7 @@ fn write_error(e: tokio_postgres::Error) -> StoreError {
 #[async_trait]
 impl ShareStore for PgStore {
     async fn create_share(&self, s: &ShareRow, idem: Option<&IdemRow>) -> Result<(), StoreError> {
-        if idem.is_some_and(|i| i.club_id != s.club_id) {
-            return Err(StoreError::Internal(
-                "idempotency record of another club".into(),
-            ));
-        }
+        check_idem(&s.club_id, idem)?;
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(map_pg)?;
         if let Some(idem) = idem {

@@ -1,6 +1,7 @@
 //! [`DisputeStore`] on the embedded SQLite file: every write one `BEGIN IMMEDIATE`
 //! transaction, as the rest of the store.
 
+use crate::store::check_idem;
 use async_trait::async_trait;
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, params_from_iter, Connection, ErrorCode, OptionalExtension, Row};
@@ -141,11 +142,7 @@ impl DisputeStore for SqliteStore {
         o: &OfficialRow,
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError> {
-        if idem.is_some_and(|i| i.club_id != o.club_id) {
-            return Err(StoreError::Internal(
-                "idempotency record of another club".into(),
-            ));
-        }
+        check_idem(&o.club_id, idem)?;
         let (o, idem) = (o.clone(), idem.cloned());
         self.write(move |tx| {
             if let Some(idem) = &idem {
@@ -212,11 +209,7 @@ impl DisputeStore for SqliteStore {
         rev: &Revocation,
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError> {
-        if idem.is_some_and(|i| i.club_id != club_id) {
-            return Err(StoreError::Internal(
-                "idempotency record of another club".into(),
-            ));
-        }
+        check_idem(club_id, idem)?;
         let (club_id, key_id, rev, idem) = (
             club_id.to_owned(),
             key_id.to_owned(),

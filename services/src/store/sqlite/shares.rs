@@ -1,5 +1,6 @@
 //! [`ShareStore`] on the embedded SQLite file.
 
+use crate::store::check_idem;
 use async_trait::async_trait;
 use rusqlite::{params, ErrorCode, OptionalExtension, Row};
 
@@ -50,11 +51,7 @@ impl ShareStore for SqliteStore {
         share: &ShareRow,
         idem: Option<&IdemRow>,
     ) -> Result<(), StoreError> {
-        if idem.is_some_and(|i| i.club_id != share.club_id) {
-            return Err(StoreError::Internal(
-                "idempotency record of another club".into(),
-            ));
-        }
+        check_idem(&share.club_id, idem)?;
         let (s, idem) = (share.clone(), idem.cloned());
         self.write(move |tx| {
             if let Some(idem) = &idem {
