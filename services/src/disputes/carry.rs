@@ -186,8 +186,11 @@ async fn carried_by<'a>(
 /// service can stand behind. In the order their rows list them (newest first).
 async fn records_of(svc: &Service, table: &TableRow) -> ApiResult<Vec<Vec<EntryRecord>>> {
     let keys: Vec<PublicKey> = svc.keys.public_keys();
+    // Only disputes whose latest ruling is a penalty can carry one (a dispute's row
+    // status is its latest decision); the rest are never read nor checked.
     let mut filter = DisputeFilter {
         table_id: Some(table.table_id.clone()),
+        status: Some(Decision::Penalty.as_str().to_string()),
         limit: PAGE,
         ..DisputeFilter::default()
     };
@@ -202,6 +205,9 @@ async fn records_of(svc: &Service, table: &TableRow) -> ApiResult<Vec<Vec<EntryR
         filter.cursor = page.last().map(|d| (d.opened_ms, d.dispute_id.clone()));
         for d in &page {
             let record = super::entries(svc, d).await?;
+            if penalty_in_force(&record).is_none() {
+                continue;
+            }
             if let Err(p) = verify_record(&record, &keys) {
                 tracing::warn!(
                     club_id = %table.club_id,
