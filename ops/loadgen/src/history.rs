@@ -505,6 +505,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     };
     let mut first_gen: Option<(Generator, u64)> = None;
     let mut results: Vec<Measured> = Vec::new();
+    let mut loaded = 0u64;
     for (stage, &target) in args.events.iter().enumerate() {
         // ---- grow the history to `target` events
         println!();
@@ -518,7 +519,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             hands.len(),
             t_gen.elapsed().as_secs_f64()
         );
-        let loaded = load_stage(&mut copier, &args, &gen, &finishing, &hands, &templates).await?;
+        loaded = load_stage(&mut copier, &args, &gen, &finishing, &hands, &templates).await?;
         if let (0, Some((_, _, c))) = (stage, first_db.as_mut()) {
             println!("the same into the first size's database:");
             let n = load_stage(c, &args, &gen, &finishing, &hands, &templates).await?;
@@ -554,7 +555,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         println!();
         println!("second size:");
         b.buffers = census(&args.database_url, &args, &gen, &mut qrng, spans[1]).await?;
-        b.events = count_events(&copier).await?;
+        b.events = loaded;
         results = vec![a, b];
     }
     compare(&mut results);
@@ -584,14 +585,6 @@ fn span_of(gen: &Generator, start_ms: i64) -> Span {
         first_start: start_ms,
         last_start,
     }
-}
-
-async fn count_events(client: &tokio_postgres::Client) -> anyhow::Result<u64> {
-    let n: i64 = client
-        .query_one("SELECT count(*) FROM events", &[])
-        .await?
-        .get(0);
-    Ok(u64::try_from(n).unwrap_or(0))
 }
 
 /// Migrates a fresh database and creates the history's clubs, tables and seats in it.

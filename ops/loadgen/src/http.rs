@@ -428,8 +428,9 @@ impl Client {
     }
 
     /// [`Self::wrote`], keeping the legal actions the answer gives the writer (`token`).
-    fn wrote_as(&mut self, w: Written, steps: usize, token: &str) -> Option<HandState> {
-        let legal = (!w.legal_actions.is_empty()).then(|| w.legal_actions.clone());
+    fn wrote_as(&mut self, mut w: Written, steps: usize, token: &str) -> Option<HandState> {
+        let legal = std::mem::take(&mut w.legal_actions);
+        let legal = (!legal.is_empty()).then_some(legal);
         let mut h = self.wrote(w, steps)?;
         h.known = legal.map(|l| (token.to_owned(), l));
         Some(h)
