@@ -203,6 +203,7 @@ conformance!(
     stale_append_conflicts_and_writes_nothing,
     appends_after_the_end_count_in_next_seq,
     concurrent_appends_one_winner,
+    a_write_whose_caller_stops_waiting_still_commits,
     many_hands_of_one_club_at_once,
     idempotency_conflict_writes_nothing,
     match_version_conflict,
@@ -929,6 +930,36 @@ async fn concurrent_appends_one_winner(h: Harness) {
 /// Twelve hands of one club written at once (the writes of a club may share a
 /// transaction): each write keeps its own outcome, refused writes leave nothing, and
 /// the club's gids stay contiguous, each hand's events in seq order.
+/// A caller that stops waiting for its write (an HTTP client gone, a request's
+/// deadline) does not cancel it: once the write is queued, it commits or fails with its
+/// batch. On PostgreSQL the first write of a quiet club leads its own batch in the
+/// caller's task, and what is left of that leader must go on when the caller is dropped.
+async fn a_write_whose_caller_stops_waiting_still_commits(h: Harness) {
+    let s = Arc::clone(&h.store);
+    club_with_table(&*s, "c1", "t1").await;
+    start_hand(&*s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+    for (seq, n) in [(1, 1), (2, 3)] {
+        let req = append_req("c1", "h1", seq, n);
+        let mut write = Box::pin(s.append(&req));
+        // Polled once (the write is queued and under way; the embedded store's may be
+        // over already), then dropped.
+        if let Ok(done) = tokio::time::timeout(std::time::Duration::ZERO, &mut write).await {
+            done.expect("the write");
+        }
+        drop(write);
+        let want: Vec<i64> = (0..seq + n).collect();
+        let mut got = Vec::new();
+        for _ in 0..100 {
+            got = seqs(&*s, "c1", "h1").await;
+            if got == want {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert_eq!(got, want, "the abandoned write of seq {seq} committed");
+    }
+}
+
 async fn many_hands_of_one_club_at_once(h: Harness) {
     let s = Arc::clone(&h.store);
     s.create_club(&club("c1"), &key("c1", "k1", KeyRole::Admin))

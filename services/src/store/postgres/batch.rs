@@ -62,7 +62,10 @@
 //! cancels its write; the write still commits or fails with its batch.
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::Poll;
 
 use deadpool_postgres::{GenericClient, Object, Pool, Transaction};
 use serde_json::Value;
@@ -361,10 +364,18 @@ impl Writer {
 
     /// Queues a write and waits for its outcome, starting one more leader of its kind
     /// for the club if fewer than `max_leaders` of that kind run.
+    ///
+    /// The leader it starts runs in the caller's own task until the caller has its
+    /// outcome, and only what is left of it (more batches, queued meanwhile) is spawned
+    /// then (see [`InlineLeader`]). At low load, where nearly every write finds no leader
+    /// running, a write then goes from its caller to the database and back without
+    /// crossing to another task and thread twice: with a spawned leader those crossings
+    /// cost a third of the writer's CPU per event at one hand, and a seventh of the
+    /// appends' rate (ops/README.md, seventh round).
     pub(super) async fn submit(self: &Arc<Self>, pool: &Pool, op: Op) -> Result<(), StoreError> {
         let club = op.club().to_owned();
         let kind = Kind::of(&op);
-        let (done, outcome) = oneshot::channel();
+        let (done, mut outcome) = oneshot::channel();
         let start_leader = {
             let mut clubs = self.lock();
             let q = clubs.entry(club.clone()).or_default();
@@ -376,35 +387,70 @@ impl Writer {
             }
             start
         };
-        if start_leader {
-            self.spawn_leader(pool, club, kind);
-        }
-        outcome.await.unwrap_or_else(|_| {
+        let stopped = || {
             Err(StoreError::Unavailable(
                 "the club's writer stopped: the write's outcome is unknown".into(),
             ))
-        })
+        };
+        if start_leader {
+            let mut leader =
+                InlineLeader(Some(Box::pin(lead(self.guard(club, kind), pool.clone()))));
+            let got = std::future::poll_fn(|cx| {
+                // The leader first: having sent this write's outcome it goes on, in the
+                // same poll, to take the club's next batch, and when nothing is queued
+                // it stops there, so that this caller's next write finds no leader and
+                // leads again, in its own task.
+                if let Some(f) = leader.0.as_mut() {
+                    if f.as_mut().poll(cx).is_ready() {
+                        leader.0 = None;
+                    }
+                }
+                match Pin::new(&mut outcome).poll(cx) {
+                    Poll::Ready(r) => Poll::Ready(Some(r)),
+                    // The leader found nothing it could take (this write's hand is in
+                    // another leader's batch): another leader gives the outcome.
+                    Poll::Pending if leader.0.is_none() => Poll::Ready(None),
+                    Poll::Pending => Poll::Pending,
+                }
+            })
+            .await;
+            // What is left of the leader goes on in a task of its own.
+            drop(leader);
+            if let Some(r) = got {
+                return r.unwrap_or_else(|_| stopped());
+            }
+        }
+        outcome.await.unwrap_or_else(|_| stopped())
+    }
+
+    /// A leader's guard, its place in the count taken already.
+    fn guard(self: &Arc<Self>, club: String, kind: Kind) -> LeadGuard {
+        LeadGuard {
+            writer: Arc::clone(self),
+            club,
+            kind,
+            held: Vec::new(),
+            armed: true,
+        }
     }
 
     /// Starts a leader whose place in the count is taken already. The guard travels with
     /// the task from before it is spawned: if the task never runs (its runtime is
     /// shutting down), dropping it gives the count back.
     fn spawn_leader(self: &Arc<Self>, pool: &Pool, club: String, kind: Kind) {
-        let guard = LeadGuard {
-            writer: Arc::clone(self),
-            club,
-            kind,
-            held: Vec::new(),
-            armed: true,
-        };
-        tokio::spawn(lead(guard, pool.clone()));
+        tokio::spawn(lead(self.guard(club, kind), pool.clone()));
     }
 
     /// Waits, at most [`LINGER`], until as many writes are queued as went in the last
     /// batch: the writers of a batch all get their outcome at once and come back with
     /// their next write a moment later, so a batch taken before they are back would be
-    /// a small one. A lone writer (last batch of one) never waits.
+    /// a small one. A lone writer (last batch of one) never waits: its leader stops when
+    /// nothing is queued, and the writer's next write starts the next leader in its own
+    /// task ([`Writer::submit`]).
     async fn gather(&self, club: &str, kind: Kind, last: usize) {
+        if last <= 1 {
+            return;
+        }
         let deadline = tokio::time::Instant::now() + LINGER;
         // Bounded: each turn waits for a new write or for the deadline.
         for _ in 0..=MAX_BATCH {
@@ -503,6 +549,23 @@ impl Writer {
             }
         }
         start
+    }
+}
+
+/// A leader run in the task of the write that started it ([`Writer::submit`]). Dropped
+/// unfinished (its caller has its outcome, or stopped waiting for it), what is left of
+/// it is spawned, so the writes of its batch still commit or fail with it, as with a
+/// leader spawned from the start. Outside a runtime (one shutting down) it is dropped,
+/// and its guard tells the batch's other writers their outcome is unknown.
+struct InlineLeader(Option<Pin<Box<dyn Future<Output = ()> + Send>>>);
+
+impl Drop for InlineLeader {
+    fn drop(&mut self) {
+        if let Some(rest) = self.0.take() {
+            if let Ok(rt) = tokio::runtime::Handle::try_current() {
+                rt.spawn(rest);
+            }
+        }
     }
 }
 
