@@ -18,6 +18,7 @@ use reqwest::StatusCode;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::damaged::behind_the_back;
 use crate::harness::{problem, replayer, run, write_temp, Env, Store, TestApp, BIN};
 use crate::play::{create_table, play_to_end, start_hand, Rng, Table};
 
@@ -357,26 +358,6 @@ async fn bundle(app: &TestApp, admin: &str, hand: &str) -> Value {
         .await;
     assert_eq!(b.status, StatusCode::OK, "{}", b.text);
     b.body
-}
-
-/// Runs SQL behind the service's back.
-async fn behind_the_back(env: &Env, app: &TestApp, pg: String, sqlite: String) {
-    if env.db_url.is_some() {
-        env.pg()
-            .await
-            .batch_execute(&pg)
-            .await
-            .expect("edit the store");
-        return;
-    }
-    let path = app.data_dir.join("dealer.db");
-    tokio::task::spawn_blocking(move || {
-        let db = rusqlite::Connection::open(&path).expect("open dealer.db");
-        db.busy_timeout(Duration::from_secs(10)).unwrap();
-        db.execute_batch(&sqlite).expect("edit the store");
-    })
-    .await
-    .expect("sqlite edit");
 }
 
 fn audit(env: &Env, club: &str) -> (i32, String) {

@@ -15,6 +15,7 @@ use replayer::verify::Options;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
+use crate::damaged::behind_the_back;
 use crate::disputes::ruling;
 use crate::games::{create_game_table, play_game_to_end, Game};
 use crate::harness::{ok, problem, replayer, run, write_temp, Env, Store, TestApp};
@@ -320,6 +321,167 @@ async fn counts(env: Env) {
     let file = match_file(&app, &admin, &short).await;
     let v = verdict(&file, &key);
     assert!(v.valid, "{:?}", v.problem);
+}
+
+/// The carried views of a dispute's rulings, oldest first, from its report.
+async fn carried_views(app: &TestApp, admin: &str, dispute_id: &str) -> Vec<Value> {
+    let r = app
+        .get(
+            &format!("/v1/disputes/{dispute_id}/report?lang=en"),
+            Some(admin),
+        )
+        .await;
+    ok(&r, StatusCode::OK, "the report");
+    r.body["rulings"]
+        .as_array()
+        .expect("rulings")
+        .iter()
+        .map(|x| x["carried"].clone())
+        .collect()
+}
+
+/// A dispute's award counts once, and only its ruling in force counts: a penalty
+/// superseded before any hand carried it is `not_carried`/`superseded` and the later one
+/// is carried instead; a ruling that rejects the claim carries nothing; a ruling after
+/// the dispute's award was carried is `not_carried`/`dispute_carried` and the next hand
+/// carries nothing; the match file verifies throughout.
+async fn carry_rules(env: Env) {
+    let app = TestApp::spawn(&env).await;
+    let (club, admin) = app.create_club("Kerman");
+    let key = PublicKey::from_hex(&app.service_key().await).expect("service key");
+    let official = SigningKeyPair::from_secret([0x43; 32]);
+    let r = app
+        .post(
+            "/v1/officials",
+            Some(&admin),
+            json!({"name": "Parvin Etesami", "public_key": official.public().to_hex()}),
+        )
+        .await;
+    ok(&r, StatusCode::CREATED, "register an official");
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (table, _) = create_game_table(&app, &admin, Game::Hokm, 4, json!({})).await;
+    let h1 = start_hand(&app, &admin, &table).await;
+    let hand1 = h1["hand_id"].as_str().unwrap().to_string();
+    let done = play_game_to_end(&app, &admin, &hand1, &table.tokens, Game::Hokm, &mut rng).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    let after1 = left(&bundle(&app, &admin, &hand1).await);
+
+    // Dispute A: a penalty to seat 0's side, then, before any hand, one to seat 1's.
+    let a = dispute(&app, &admin, &hand1, "seat 1 signalled").await;
+    let a_id = a["dispute_id"].as_str().unwrap().to_string();
+    let first = json!({"type": "cheating_penalty", "offender": 1, "beneficiary": 0});
+    let a1 = penalty(&app, &club, &admin, &a, first, &official).await;
+    let second = json!({"type": "cheating_penalty", "offender": 0, "beneficiary": 1});
+    let a2 = penalty(&app, &club, &admin, &a1, second, &official).await;
+    assert_eq!(
+        carried_views(&app, &admin, &a_id).await,
+        vec![
+            json!({"status": "not_carried", "reason": "superseded"}),
+            json!({"status": "pending"}),
+        ],
+        "the first penalty is superseded, the second will be carried"
+    );
+    // Dispute B: the claim rejected; nothing to carry.
+    let b = dispute(&app, &admin, &hand1, "a misdeal").await;
+    let body = ruling(
+        &club,
+        &b,
+        "rejected",
+        None,
+        "the deal was sound",
+        "Parvin Etesami",
+        &official,
+    );
+    let b_id = b["dispute_id"].as_str().unwrap();
+    let r = app
+        .post(&format!("/v1/disputes/{b_id}/rulings"), Some(&admin), body)
+        .await;
+    ok(&r, StatusCode::CREATED, "a rejection");
+    assert!(r.body["ruling"].get("carried").is_none(), "{}", r.text);
+
+    // Hand 2 carries A's ruling in force only: seat 1's side gains the point.
+    let h2 = start_hand(&app, &admin, &table).await;
+    let hand2 = h2["hand_id"].as_str().unwrap().to_string();
+    let started = &h2["events"][0]["event"]["body"];
+    let adj = started["adjustments"].as_array().expect("adjustments");
+    assert_eq!(adj.len(), 1, "{started}");
+    assert_eq!(adj[0]["dispute"], a_id.as_str());
+    assert_eq!(
+        adj[0]["seq"], 2,
+        "the ruling in force, not the superseded one"
+    );
+    assert_eq!(adj[0]["hash"], a2["ruling"]["hash"]);
+    let mut want = after1.clone();
+    let s = side(&after1, 1);
+    want["scores"][s] = json!(after1["scores"][s].as_u64().unwrap() + 1);
+    assert_eq!(started["match_state"], want, "the changed score");
+
+    // A third ruling on A, after its award counted: recorded, not carried again.
+    let third = json!({"type": "cheating_penalty", "offender": 2, "beneficiary": 1});
+    let a3 = penalty(&app, &club, &admin, &a2, third, &official).await;
+    assert_eq!(
+        a3["ruling"]["carried"],
+        json!({"status": "not_carried", "reason": "dispute_carried"}),
+        "{a3}"
+    );
+    assert_eq!(
+        carried_views(&app, &admin, &a_id).await,
+        vec![
+            json!({"status": "not_carried", "reason": "superseded"}),
+            json!({"status": "applied", "hand_id": hand2, "hand_no": 2}),
+            json!({"status": "not_carried", "reason": "dispute_carried"}),
+        ]
+    );
+    let done = play_game_to_end(&app, &admin, &hand2, &table.tokens, Game::Hokm, &mut rng).await;
+    assert_eq!(done["status"], "completed", "{done}");
+
+    // Dispute C: a penalty whose stored entry is then changed behind the service's back
+    // so that it no longer reads. Its view says so (never a 500), and no hand carries it.
+    let c = dispute(&app, &admin, &hand1, "seat 3 looked at the stock").await;
+    let c_id = c["dispute_id"].as_str().unwrap().to_string();
+    let pen = json!({"type": "cheating_penalty", "offender": 3, "beneficiary": 0});
+    penalty(&app, &club, &admin, &c, pen, &official).await;
+    behind_the_back(
+        &env,
+        &app,
+        format!(
+            "ALTER TABLE dispute_entries DISABLE TRIGGER USER; \
+             UPDATE dispute_entries SET record = '{{}}' WHERE dispute_id = '{c_id}' AND seq = 1; \
+             ALTER TABLE dispute_entries ENABLE TRIGGER USER"
+        ),
+        format!(
+            "DROP TRIGGER IF EXISTS dispute_entries_no_update; \
+             UPDATE dispute_entries SET record = '{{}}' WHERE dispute_id = '{c_id}' AND seq = 1"
+        ),
+    )
+    .await;
+    let r = app.get(&format!("/v1/disputes/{c_id}"), Some(&admin)).await;
+    problem(&r, StatusCode::CONFLICT, "dispute_damaged");
+    assert!(r.text.contains("entry 1"), "{}", r.text);
+    if left(&bundle(&app, &admin, &hand2).await)["over"] == false {
+        let h3 = start_hand(&app, &admin, &table).await;
+        let started = &h3["events"][0]["event"]["body"];
+        assert!(
+            started.get("adjustments").is_none(),
+            "hand 3 carries nothing: {started}"
+        );
+    }
+    let file = match_file(&app, &admin, &table).await;
+    assert_eq!(file["rulings"].as_array().map(Vec::len), Some(1), "{file}");
+    let v = verdict(&file, &key);
+    assert!(v.valid, "{:?}", v.problem);
+    assert_eq!(v.adjustments.len(), 1);
+    assert_eq!(v.adjustments[0].applied_by.as_deref(), Some(hand2.as_str()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_only_the_ruling_in_force_counts_once() {
+    run(Store::Pg, carry_rules).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_only_the_ruling_in_force_counts_once() {
+    run(Store::Embedded, carry_rules).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

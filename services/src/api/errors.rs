@@ -66,6 +66,7 @@ error_codes! {
     MatchOver            => "match_over",             CONFLICT,               "The table's match is over";
     MatchBroken          => "match_broken",           CONFLICT,               "The match cannot go on: its last hand's record is missing or does not verify";
     HandDamaged          => "hand_damaged",           CONFLICT,               "The hand's stored log fails verification: it can be read as events only, or quarantined";
+    DisputeDamaged       => "dispute_damaged",        CONFLICT,               "An entry of the dispute's stored record does not read as a dispute entry";
     HandQuarantined      => "hand_quarantined",       CONFLICT,               "The hand is quarantined: its log failed verification and it was set aside";
     HandNotDamaged       => "hand_not_damaged",       CONFLICT,               "The hand's log verifies: only a damaged hand can be quarantined (abandon a healthy one)";
     HandNotLatest        => "hand_not_latest",        CONFLICT,               "A later hand of the table already follows this one: only the table's latest hand can be quarantined";

@@ -204,7 +204,18 @@ async fn records_of(svc: &Service, table: &TableRow) -> ApiResult<Vec<Vec<EntryR
         let full = i64::try_from(page.len()).unwrap_or(0) == PAGE;
         filter.cursor = page.last().map(|d| (d.opened_ms, d.dispute_id.clone()));
         for d in &page {
-            let record = super::entries(svc, d).await?;
+            let record = match super::read_entries(svc, d).await? {
+                Ok(record) => record,
+                Err(entry) => {
+                    tracing::warn!(
+                        club_id = %table.club_id,
+                        dispute = %d.dispute_id,
+                        entry,
+                        "a dispute's stored entry does not read: its rulings are not carried"
+                    );
+                    continue;
+                }
+            };
             if penalty_in_force(&record).is_none() {
                 continue;
             }
@@ -349,6 +360,9 @@ pub(crate) async fn carry_views(
         let seq = r.entry.seq;
         let view = match was {
             Some((s, h)) if *s == seq => CarryView::applied(h),
+            // A ruling before the one carried was superseded by it; one after it came
+            // when the dispute's award had counted already.
+            Some((s, _)) if seq < *s => CarryView::not_carried("superseded"),
             Some(_) => CarryView::not_carried("dispute_carried"),
             None if Some(seq) != last_seq => CarryView::not_carried("superseded"),
             None if ruled.is_some_and(|h| h.status == HandStatus::Quarantined) => {

@@ -269,16 +269,32 @@ pub(crate) async fn dispute_row(
 
 /// The dispute's signed entries, read back.
 pub(crate) async fn entries(svc: &Service, row: &DisputeRow) -> ApiResult<Vec<EntryRecord>> {
-    svc.store
+    read_entries(svc, row).await?.map_err(|seq| {
+        ApiError::new(
+            Code::DisputeDamaged,
+            format!(
+                "entry {seq} of dispute {} does not read as a dispute entry: the stored record \
+                 was changed outside the service",
+                row.dispute_id
+            ),
+        )
+    })
+}
+
+/// The dispute's stored entries, read; `Err` names the first that does not read as an
+/// entry (a record changed behind the service's back).
+pub(crate) async fn read_entries(
+    svc: &Service,
+    row: &DisputeRow,
+) -> ApiResult<Result<Vec<EntryRecord>, i64>> {
+    Ok(svc
+        .store
         .disputes()
         .list_dispute_entries(&row.club_id, &row.dispute_id)
         .await?
         .iter()
-        .map(|e| {
-            serde_json::from_value::<EntryRecord>(e.record.clone())
-                .map_err(|_| ApiError::internal("a stored dispute entry does not read"))
-        })
-        .collect()
+        .map(|e| serde_json::from_value::<EntryRecord>(e.record.clone()).map_err(|_| e.seq))
+        .collect())
 }
 
 fn ruling_views(record: &[EntryRecord]) -> Vec<RulingView> {
