@@ -6273,6 +6273,13 @@
     for (const s of steps) s.text = s.text ?? describe(s.record, { game, players, view: s.view });
     return steps;
   }
+  function withCarried(text, record, players) {
+    const b = record?.event?.body;
+    const carried = b?.type === "hand_started" && Array.isArray(b.adjustments) ? b.adjustments : [];
+    if (!text || !carried.length) return text;
+    const words = (lang) => [text[lang], ...carried.map((a) => adjustmentText(a, players, lang))].join(" ");
+    return { en: words("en"), fa: words("fa") };
+  }
   function browserViews(bundle, decks) {
     try {
       const list = stepViews(bundle, decks ?? {});
@@ -6301,7 +6308,7 @@
       if (browser === null) browser = browserViews(bundle, crypto?.decks) ?? false;
       const b = browser ? browser.get(seq) : null;
       if (b) fromBrowser++;
-      return { seq, record, view: b?.view ?? null, text: b?.text };
+      return { seq, record, view: b?.view ?? null, text: withCarried(b?.text, record, players) };
     });
     const viewsSource = fromNative ? "native" : fromBrowser ? "browser" : "none";
     return {

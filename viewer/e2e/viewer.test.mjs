@@ -336,6 +336,29 @@ test('the replay page in Chromium', { timeout: 300000 }, async (t) => {
       await page.close();
     });
 
+    await t.test('a dropped match file whose second hand carries a penalty ruling says so', async () => {
+      const vector = join(HERE, '..', '..', 'docs', 'vectors', 'match-v3', 'hokm-4-seats-2-hands-penalty.json');
+      const m = JSON.parse(readFileSync(vector, 'utf8'));
+      const carried = m.hands[1].records[0].event.body.adjustments;
+      assert.equal(carried.length, 1, 'the vector carries one ruling into hand 2');
+      const drop = join(TMP, 'drop-match.html');
+      execFileSync(replayer, ['view', '--out', drop]);
+      const { page, requests } = await openFromDisk(drop);
+      await page.waitForSelector('#file', { state: 'attached' });
+      await page.locator('#file').setInputFiles(vector);
+      await page.waitForSelector('#step-text');
+      assert.equal(await page.locator('.match-verdict').getAttribute('data-ok'), 'true');
+      await page.locator('#next-hand').click();
+      await stepTo(page, 0);
+      // The table and its words from this browser's models: no native steps in a dropped file.
+      assert.equal(await page.locator('.views-source').getAttribute('data-source'), 'browser');
+      const text = await page.locator('#step-text').textContent();
+      assert.match(text, /starts/);
+      assert.match(text, new RegExp(`penalty ruling counts in the match before this hand \\(dispute ${carried[0].dispute}, ruling entry ${carried[0].seq}\\)`));
+      assert.ok(onlyLocal(requests));
+      await page.close();
+    });
+
     assert.ok(!svc.log().includes(svc.admin.split('_').pop()), 'no credential in the service log');
   } finally {
     await browser.close();

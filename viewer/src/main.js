@@ -83,6 +83,18 @@ function withText(steps, game, players) {
   return steps;
 }
 
+/**
+ * A step's words from this browser's table model, with the penalty rulings a hand's start
+ * carries into the match (`hand_started`'s `adjustments`), which the models leave out.
+ */
+function withCarried(text, record, players) {
+  const b = record?.event?.body;
+  const carried = b?.type === 'hand_started' && Array.isArray(b.adjustments) ? b.adjustments : [];
+  if (!text || !carried.length) return text;
+  const words = (lang) => [text[lang], ...carried.map((a) => adjustmentText(a, players, lang))].join(' ');
+  return { en: words('en'), fa: words('fa') };
+}
+
 /** Views for a bundle from the in-browser engines; null when the game has none here. */
 function browserViews(bundle, decks) {
   try {
@@ -114,7 +126,7 @@ function fileHand(bundle, native, crypto) {
     if (browser === null) browser = browserViews(bundle, crypto?.decks) ?? false;
     const b = browser ? browser.get(seq) : null;
     if (b) fromBrowser++;
-    return { seq, record, view: b?.view ?? null, text: b?.text };
+    return { seq, record, view: b?.view ?? null, text: withCarried(b?.text, record, players) };
   });
   const viewsSource = fromNative ? 'native' : fromBrowser ? 'browser' : 'none';
   return {
