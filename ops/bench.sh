@@ -19,7 +19,9 @@
 # cluster of the same PostgreSQL started for the run, with that shared_buffers and
 # BENCH_PG_PORT (5434), initdb'd in a temporary folder and removed at the end: a server
 # sized for its data, as a deployment of that size would be), BENCH_PG_OPTIONS (more
-# server options for that cluster, e.g. "-c shared_preload_libraries=pg_stat_statements").
+# server options for that cluster, e.g. "-c shared_preload_libraries=pg_stat_statements"),
+# BENCH_PREWARM (set: history reads its tables and indexes into shared_buffers with
+# pg_prewarm before measuring, the steady state of a server sized to hold them).
 #
 # Each benchmark gets a fresh database bench_<random hex> on the local PostgreSQL
 # (DATABASE_URL_ADMIN, default postgres://postgres@127.0.0.1:5432/postgres, a role
@@ -159,8 +161,10 @@ run_history() {
     fresh_db
     interleave=(--first-size-database-url "$DB_URL")
   fi
+  local warm=()
+  [ -n "${BENCH_PREWARM:-}" ] && warm=(--prewarm)
   "$BIN" history --events "$EVENTS" --queries "$QUERIES" --database-url "$main_url" \
-    "${interleave[@]}" "$@"
+    "${interleave[@]}" "${warm[@]}" "$@"
   drop_dbs
 }
 

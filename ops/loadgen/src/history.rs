@@ -86,6 +86,41 @@ pub struct Args {
     /// Seed of the generated history (same seed, same data and queries).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Before measuring, read every table and index the reads use (all but the club
+    /// log's and its queue's) into PostgreSQL's buffers (`pg_prewarm`): the steady state
+    /// of a server whose `shared_buffers` hold the history, rather than the first touch
+    /// of each page after a bulk load. Needs `shared_buffers` larger than both databases'
+    /// events with their indexes, or the second database's pages push out the first's.
+    #[arg(long)]
+    prewarm: bool,
+}
+
+/// Reads the relations the history's reads use into the server's buffers (see
+/// `Args::prewarm`); says how many blocks and how long.
+async fn prewarm(url: &str) -> anyhow::Result<()> {
+    let t = Instant::now();
+    let c = connect(url).await?;
+    c.batch_execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
+        .await
+        .context("CREATE EXTENSION pg_prewarm (postgresql-contrib)")?;
+    let row = c
+        .query_one(
+            "SELECT coalesce(sum(pg_prewarm(c.oid::regclass)), 0)::bigint, \
+                    coalesce(sum(pg_relation_size(c.oid)), 0)::bigint \
+             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+             WHERE n.nspname = 'public' AND c.relkind IN ('r', 'i') \
+               AND c.relname NOT LIKE 'club\\_log%' AND c.relname NOT LIKE 'log\\_queue%'",
+            &[],
+        )
+        .await?;
+    let (blocks, bytes): (i64, i64) = (row.get(0), row.get(1));
+    println!(
+        "prewarmed {}: {blocks} blocks ({:.2} GB) in {:.1} s",
+        db_label(url),
+        bytes as f64 / 1e9,
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 /// Most list_hands calls, whatever --queries says.
@@ -533,12 +568,19 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         // The same sequence of kinds and choices at every size.
         let mut qrng = ChaCha8Rng::seed_from_u64(args.seed.wrapping_add(0x5eed));
         let span = span_of(&gen, start_ms);
+        if args.prewarm {
+            prewarm(&args.database_url).await?;
+        }
         let mut m = measure(&args, &store, &gen, &mut qrng, queries, span).await?;
         m.buffers = census(&args.database_url, &args, &gen, &mut qrng, span).await?;
         m.events = loaded;
         results.push(m);
     }
     if let (Some((url, first_store, _)), Some((first, first_events))) = (&first_db, &first_gen) {
+        if args.prewarm {
+            prewarm(url).await?;
+            prewarm(&args.database_url).await?;
+        }
         let spans = [span_of(first, start_ms), span_of(&gen, start_ms)];
         let [mut a, mut b] = measure_interleaved(
             &args,
