@@ -369,9 +369,9 @@ impl Writer {
     /// outcome, and only what is left of it (more batches, queued meanwhile) is spawned
     /// then (see [`InlineLeader`]). At low load, where nearly every write finds no leader
     /// running, a write then goes from its caller to the database and back without
-    /// crossing to another task and thread twice: with a spawned leader those crossings
-    /// cost a third of the writer's CPU per event at one hand, and a seventh of the
-    /// appends' rate (ops/README.md, seventh round).
+    /// crossing to another task (and often another thread) and back: on a runtime of two
+    /// worker threads such crossings cost the load generator about a third of its CPU per
+    /// event at one hand (ops/README.md, seventh round).
     pub(super) async fn submit(self: &Arc<Self>, pool: &Pool, op: Op) -> Result<(), StoreError> {
         let club = op.club().to_owned();
         let kind = Kind::of(&op);
