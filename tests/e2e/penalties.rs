@@ -474,6 +474,89 @@ async fn carry_rules(env: Env) {
     assert_eq!(v.adjustments[0].applied_by.as_deref(), Some(hand2.as_str()));
 }
 
+/// A penalty on a hand that is then quarantined (its log damaged behind the service's
+/// back) is no ruling on a hand of the match: `not_carried`/`hand_quarantined`, and the
+/// next hand starts from the match's initial state without it.
+async fn quarantined_hand(env: Env) {
+    let app = TestApp::spawn(&env).await;
+    let (club, admin) = app.create_club("Tabas");
+    let official = SigningKeyPair::from_secret([0x44; 32]);
+    let r = app
+        .post(
+            "/v1/officials",
+            Some(&admin),
+            json!({"name": "Parvin Etesami", "public_key": official.public().to_hex()}),
+        )
+        .await;
+    ok(&r, StatusCode::CREATED, "register an official");
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let (table, _) = create_game_table(&app, &admin, Game::Hokm, 4, json!({})).await;
+    let h1 = start_hand(&app, &admin, &table).await;
+    let hand1 = h1["hand_id"].as_str().unwrap().to_string();
+    let initial = h1["events"][0]["event"]["body"]["match_state"].clone();
+    let done = play_game_to_end(&app, &admin, &hand1, &table.tokens, Game::Hokm, &mut rng).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    let d = dispute(&app, &admin, &hand1, "seat 2 signalled").await;
+    let d_id = d["dispute_id"].as_str().unwrap().to_string();
+    let pen = json!({"type": "cheating_penalty", "offender": 2, "beneficiary": 1});
+    let ruled = penalty(&app, &club, &admin, &d, pen, &official).await;
+    assert_eq!(ruled["ruling"]["carried"], json!({"status": "pending"}));
+
+    // A row slipped into hand 1's log after its last event; the admin quarantines it.
+    let last = bundle(&app, &admin, &hand1).await["records"]
+        .as_array()
+        .expect("records")
+        .len()
+        - 1;
+    let copy = |set: &str| {
+        format!(
+            "INSERT INTO events (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
+             SELECT club_id, hand_id, seq + 1, kind, hash, prev_hash, {set}, created_ms \
+             FROM events WHERE hand_id = '{hand1}' AND seq = {last}"
+        )
+    };
+    behind_the_back(
+        &env,
+        &app,
+        copy("jsonb_set(record, '{event,seq}', to_jsonb(seq + 1))"),
+        copy("json_set(record, '$.event.seq', seq + 1)"),
+    )
+    .await;
+    let q = app
+        .post(
+            &format!("/v1/hands/{hand1}/quarantine"),
+            Some(&admin),
+            json!({"reason": "a row was added to the log"}),
+        )
+        .await;
+    ok(&q, StatusCode::OK, "quarantine hand 1");
+    let seen = app.get(&format!("/v1/disputes/{d_id}"), Some(&admin)).await;
+    ok(&seen, StatusCode::OK, "the dispute");
+    assert_eq!(
+        seen.body["ruling"]["carried"],
+        json!({"status": "not_carried", "reason": "hand_quarantined"}),
+        "{}",
+        seen.text
+    );
+    let h2 = start_hand(&app, &admin, &table).await;
+    let started = &h2["events"][0]["event"]["body"];
+    assert!(
+        started.get("adjustments").is_none(),
+        "nothing carried from a quarantined hand: {started}"
+    );
+    assert_eq!(started["match_state"], initial, "the match starts again");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_a_ruling_on_a_quarantined_hand_is_not_carried() {
+    run(Store::Pg, quarantined_hand).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_a_ruling_on_a_quarantined_hand_is_not_carried() {
+    run(Store::Embedded, quarantined_hand).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pg_only_the_ruling_in_force_counts_once() {
     run(Store::Pg, carry_rules).await;
