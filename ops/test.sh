@@ -9,7 +9,7 @@
 #  - runs the independent Python re-derivation of the shuffle test vectors;
 #  - runs the whole cargo workspace's tests (unit, property, end-to-end against
 #    PostgreSQL and the embedded store);
-#  - installs Debian's chromium (and chromium-driver) and the viewer's pinned Node
+#  - installs Debian's chromium and the viewer's pinned Node
 #    packages if missing, runs the viewer's verifier and table-model tests (viewer/test)
 #    and the replay page's end-to-end tests in headless Chromium (viewer/e2e;
 #    screenshots in viewer/e2e/artifacts/).
@@ -142,14 +142,15 @@ python3 tests/python/check_all.py
 say "cargo test --workspace"
 cargo test --workspace --locked
 
-# The replay page end to end in headless Chromium (viewer/e2e): Debian's chromium (and
-# its driver) and Node's playwright-core, installed here when missing, as PostgreSQL is.
+# The replay page end to end in headless Chromium (viewer/e2e): Debian's chromium, which
+# playwright-core drives over its own protocol (no chromedriver), installed here when
+# missing, as PostgreSQL is.
 say "the replay page in headless Chromium (viewer/e2e)"
-if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
-  say "Chromium is not installed: installing chromium and chromium-driver"
+if ! command -v chromium >/dev/null 2>&1; then
+  say "Chromium is not installed: installing chromium"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq chromium chromium-driver >/dev/null
+  apt-get install -y -qq chromium >/dev/null
 fi
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   say "Node is not installed: installing nodejs and npm"

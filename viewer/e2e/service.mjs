@@ -1,7 +1,7 @@
 // The real service for the browser tests: the built `audit-service` binary on its
 // embedded store in a fresh folder, on a free port; a club; bist-o-yek played over the API.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, existsSync } from 'node:fs';
+import { mkdtempSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,7 +51,11 @@ export async function startService() {
     club: club.club_id,
     admin: club.admin_key,
     log: () => log,
-    stop: () => child.kill('SIGTERM'),
+    // The store's folder goes once the process has exited (it writes until then).
+    stop: () => {
+      child.once('exit', () => rmSync(data, { recursive: true, force: true }));
+      child.kill('SIGTERM');
+    },
   };
 }
 

@@ -11,7 +11,7 @@
 // CHROMIUM_BIN: the browser (default /usr/bin/chromium).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -363,5 +363,6 @@ test('the replay page in Chromium', { timeout: 300000 }, async (t) => {
   } finally {
     await browser.close();
     svc.stop();
+    rmSync(TMP, { recursive: true, force: true });
   }
 });

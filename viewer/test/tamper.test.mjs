@@ -2,14 +2,18 @@
 // right event, with the rule docs/EVENT-LOG.md §12 names. Where the replayer is built
 // (cargo build -p replayer), the same tampered files are given to `replayer verify --json`
 // and both verdicts must name the same first problem.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { VECTORS, FIXTURES, readJson, readText, listJson, resign, clone, TEST_PUBLIC } from './helpers.mjs';
 import { verifyBundle, verifyMatch, verifyRecords, RULE_CHECK } from '../src/verify/index.js';
 import { replayerVerify, REPLAYER } from './replayer.mjs';
+
+// Every file this test writes goes under one folder, removed when its tests end.
+const TMP = mkdtempSync(join(tmpdir(), 'viewer-test-'));
+after(() => rmSync(TMP, { recursive: true, force: true }));
 
 const BUNDLES = [...listJson(join(VECTORS, 'bundles-v1')), ...listJson(FIXTURES).filter((f) => readJson(f).format === 'persian-cards/hand-bundle')];
 const MATCHES = [...listJson(join(VECTORS, 'match-v1')), ...listJson(FIXTURES).filter((f) => readJson(f).format === 'persian-cards/match')];
@@ -249,7 +253,7 @@ for (const f of BUNDLES) {
       const failed = r.checks.filter((c) => c.ok === false);
       assert.equal(failed.length, 1, 'one failing check');
       if (REPLAYER) {
-        const dir = mkdtempSync(join(tmpdir(), 'vlib-'));
+        const dir = mkdtempSync(join(TMP, 'vlib-'));
         const p = join(dir, 'b.json');
         writeFileSync(p, input);
         const v = replayerVerify(p);
@@ -369,7 +373,7 @@ for (const f of MATCHES) {
       assert.equal(r.first_problem.rule, made.rule, JSON.stringify(r.first_problem));
       assert.equal(r.first_problem.hand_index, made.index);
       if (REPLAYER) {
-        const dir = mkdtempSync(join(tmpdir(), 'vlib-'));
+        const dir = mkdtempSync(join(TMP, 'vlib-'));
         const p = join(dir, 'm.json');
         writeFileSync(p, input);
         const v = replayerVerify(p);

@@ -3,15 +3,19 @@
 // engine), each step's view must deep-equal the replayer's (`replayer replay FILE --step N
 // --json`, its `table`): directly where the replayer is built, and always against the
 // golden digests in fixtures/golden/views.json, made from the replayer by make-golden.mjs.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { mkdtempSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { VECTORS, FIXTURES, REPO, readJson, readText, allBundles, viewDigest } from './helpers.mjs';
 import { stepViews, SUPPORTED_GAMES } from '../src/games/index.js';
 import { verifyBundle } from '../src/verify/index.js';
 import { REPLAYER, runReplayer } from './replayer.mjs';
+
+// Every file this test writes goes under one folder, removed when its tests end.
+const TMP = mkdtempSync(join(tmpdir(), 'viewer-test-'));
+after(() => rmSync(TMP, { recursive: true, force: true }));
 
 test('every game with an engine in the replayer has a table model', () => {
   const src = readFileSync(join(REPO, 'replayer', 'src', 'games', 'mod.rs'), 'utf8');
@@ -54,7 +58,7 @@ for (const [name, b] of allBundles()) {
 }
 
 function diffOne(b, s) {
-  const dir = mkdtempSync(join(tmpdir(), 'vlib-v-'));
+  const dir = mkdtempSync(join(TMP, 'vlib-v-'));
   const p = join(dir, 'b.json');
   writeFileSync(p, JSON.stringify(b));
   const want = JSON.parse(runReplayer(['replay', p, '--step', String(s.seq), '--json']).stdout).table;
@@ -84,7 +88,7 @@ const SIMS = [
 ];
 SIMS.forEach(([game, players, rules], n) => {
   test(`views of a simulated ${game} hand, ${players} players, equal the replayer's at every step`, { skip: !REPLAYER && 'the replayer is not built' }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'vlib-s-'));
+    const dir = mkdtempSync(join(TMP, 'vlib-s-'));
     const out = join(dir, 'b.json');
     const seed = (0x40 + n).toString(16).repeat(32);
     const sim = runReplayer(['simulate', '--game', game, '--players', String(players), '--rules', JSON.stringify(rules), '--seed', seed, '--output', out]);
