@@ -130,11 +130,26 @@ fn broken_at(file: &Value, key: &PublicKey, rule: &str, what: &str) {
     assert!(out.contains(rule), "{what}: {out}");
 }
 
-async fn counts(env: Env) {
-    let app = TestApp::spawn(&env).await;
-    let (club, admin) = app.create_club("Yazd");
+/// A Hokm table of 4 at a new club whose first hand is played, with an official
+/// registered to rule on its disputes.
+struct Played {
+    app: TestApp,
+    club: String,
+    admin: String,
+    key: PublicKey,
+    official: SigningKeyPair,
+    rng: Rng,
+    table: Table,
+    /// The first hand's start (its answer) and id.
+    h1: Value,
+    hand1: String,
+}
+
+async fn first_hand_played(env: &Env, club: &str, official: u8, seed: u64) -> Played {
+    let app = TestApp::spawn(env).await;
+    let (club, admin) = app.create_club(club);
     let key = PublicKey::from_hex(&app.service_key().await).expect("service key");
-    let official = SigningKeyPair::from_secret([0x42; 32]);
+    let official = SigningKeyPair::from_secret([official; 32]);
     let r = app
         .post(
             "/v1/officials",
@@ -143,14 +158,38 @@ async fn counts(env: Env) {
         )
         .await;
     ok(&r, StatusCode::CREATED, "register an official");
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-
-    // Hand 1 of a Hokm match, disputed, and a cheating penalty: seat 1 caught by seat 0.
+    let mut rng = Rng(seed);
     let (table, _) = create_game_table(&app, &admin, Game::Hokm, 4, json!({})).await;
     let h1 = start_hand(&app, &admin, &table).await;
     let hand1 = h1["hand_id"].as_str().unwrap().to_string();
     let done = play_game_to_end(&app, &admin, &hand1, &table.tokens, Game::Hokm, &mut rng).await;
     assert_eq!(done["status"], "completed", "{done}");
+    Played {
+        app,
+        club,
+        admin,
+        key,
+        official,
+        rng,
+        table,
+        h1,
+        hand1,
+    }
+}
+
+async fn counts(env: Env) {
+    let Played {
+        app,
+        club,
+        admin,
+        key,
+        official,
+        mut rng,
+        table,
+        hand1,
+        ..
+    } = first_hand_played(&env, "Yazd", 0x42, 0x2545_f491_4f6c_dd1d).await;
+    // Hand 1 of a Hokm match is disputed: a cheating penalty, seat 1 caught by seat 0.
     let after1 = left(&bundle(&app, &admin, &hand1).await);
     let d = dispute(&app, &admin, &hand1, "seat 1 signalled to seat 3").await;
     let pen = json!({"type": "cheating_penalty", "offender": 1, "beneficiary": 0});
@@ -346,24 +385,17 @@ async fn carried_views(app: &TestApp, admin: &str, dispute_id: &str) -> Vec<Valu
 /// the dispute's award was carried is `not_carried`/`dispute_carried` and the next hand
 /// carries nothing; the match file verifies throughout.
 async fn carry_rules(env: Env) {
-    let app = TestApp::spawn(&env).await;
-    let (club, admin) = app.create_club("Kerman");
-    let key = PublicKey::from_hex(&app.service_key().await).expect("service key");
-    let official = SigningKeyPair::from_secret([0x43; 32]);
-    let r = app
-        .post(
-            "/v1/officials",
-            Some(&admin),
-            json!({"name": "Parvin Etesami", "public_key": official.public().to_hex()}),
-        )
-        .await;
-    ok(&r, StatusCode::CREATED, "register an official");
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let (table, _) = create_game_table(&app, &admin, Game::Hokm, 4, json!({})).await;
-    let h1 = start_hand(&app, &admin, &table).await;
-    let hand1 = h1["hand_id"].as_str().unwrap().to_string();
-    let done = play_game_to_end(&app, &admin, &hand1, &table.tokens, Game::Hokm, &mut rng).await;
-    assert_eq!(done["status"], "completed", "{done}");
+    let Played {
+        app,
+        club,
+        admin,
+        key,
+        official,
+        mut rng,
+        table,
+        hand1,
+        ..
+    } = first_hand_played(&env, "Kerman", 0x43, 0x9e37_79b9_7f4a_7c15).await;
     let after1 = left(&bundle(&app, &admin, &hand1).await);
 
     // Dispute A: a penalty to seat 0's side, then, before any hand, one to seat 1's.
@@ -478,24 +510,17 @@ async fn carry_rules(env: Env) {
 /// back) is no ruling on a hand of the match: `not_carried`/`hand_quarantined`, and the
 /// next hand starts from the match's initial state without it.
 async fn quarantined_hand(env: Env) {
-    let app = TestApp::spawn(&env).await;
-    let (club, admin) = app.create_club("Tabas");
-    let official = SigningKeyPair::from_secret([0x44; 32]);
-    let r = app
-        .post(
-            "/v1/officials",
-            Some(&admin),
-            json!({"name": "Parvin Etesami", "public_key": official.public().to_hex()}),
-        )
-        .await;
-    ok(&r, StatusCode::CREATED, "register an official");
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-    let (table, _) = create_game_table(&app, &admin, Game::Hokm, 4, json!({})).await;
-    let h1 = start_hand(&app, &admin, &table).await;
-    let hand1 = h1["hand_id"].as_str().unwrap().to_string();
+    let Played {
+        app,
+        club,
+        admin,
+        official,
+        table,
+        h1,
+        hand1,
+        ..
+    } = first_hand_played(&env, "Tabas", 0x44, 0x2545_f491_4f6c_dd1d).await;
     let initial = h1["events"][0]["event"]["body"]["match_state"].clone();
-    let done = play_game_to_end(&app, &admin, &hand1, &table.tokens, Game::Hokm, &mut rng).await;
-    assert_eq!(done["status"], "completed", "{done}");
     let d = dispute(&app, &admin, &hand1, "seat 2 signalled").await;
     let d_id = d["dispute_id"].as_str().unwrap().to_string();
     let pen = json!({"type": "cheating_penalty", "offender": 2, "beneficiary": 1});
