@@ -472,7 +472,7 @@ async fn carry_rules(env: Env) {
     let c = dispute(&app, &admin, &hand1, "seat 3 looked at the stock").await;
     let c_id = c["dispute_id"].as_str().unwrap().to_string();
     let pen = json!({"type": "cheating_penalty", "offender": 3, "beneficiary": 0});
-    penalty(&app, &club, &admin, &c, pen, &official).await;
+    let c1 = penalty(&app, &club, &admin, &c, pen, &official).await;
     behind_the_back(
         &env,
         &app,
@@ -490,6 +490,20 @@ async fn carry_rules(env: Env) {
     let r = app.get(&format!("/v1/disputes/{c_id}"), Some(&admin)).await;
     problem(&r, StatusCode::CONFLICT, "dispute_damaged");
     assert!(r.text.contains("entry 1"), "{}", r.text);
+    // A further ruling on it is refused the same way.
+    let body = ruling(
+        &club,
+        &c1,
+        "rejected",
+        None,
+        "on second thoughts",
+        "Parvin Etesami",
+        &official,
+    );
+    let r = app
+        .post(&format!("/v1/disputes/{c_id}/rulings"), Some(&admin), body)
+        .await;
+    problem(&r, StatusCode::CONFLICT, "dispute_damaged");
     if left(&bundle(&app, &admin, &hand2).await)["over"] == false {
         let h3 = start_hand(&app, &admin, &table).await;
         let started = &h3["events"][0]["event"]["body"];
