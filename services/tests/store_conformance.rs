@@ -927,9 +927,6 @@ async fn concurrent_appends_one_winner(h: Harness) {
     assert_eq!(s.get_hand("c1", "h1").await.unwrap().unwrap().next_seq, 26);
 }
 
-/// Twelve hands of one club written at once (the writes of a club may share a
-/// transaction): each write keeps its own outcome, refused writes leave nothing, and
-/// the club's gids stay contiguous, each hand's events in seq order.
 /// A caller that stops waiting for its write (an HTTP client gone, a request's
 /// deadline) does not cancel it: once the write is queued, it commits or fails with its
 /// batch. On PostgreSQL the first write of a quiet club leads its own batch in the
@@ -960,6 +957,9 @@ async fn a_write_whose_caller_stops_waiting_still_commits(h: Harness) {
     }
 }
 
+/// Twelve hands of one club written at once (the writes of a club may share a
+/// transaction): each write keeps its own outcome, refused writes leave nothing, and
+/// the club's gids stay contiguous, each hand's events in seq order.
 async fn many_hands_of_one_club_at_once(h: Harness) {
     let s = Arc::clone(&h.store);
     s.create_club(&club("c1"), &key("c1", "k1", KeyRole::Admin))
