@@ -405,12 +405,25 @@ impl Writer {
                         leader.0 = None;
                     }
                 }
-                match Pin::new(&mut outcome).poll(cx) {
-                    Poll::Ready(r) => Poll::Ready(Some(r)),
+                if leader.0.is_none() {
                     // The leader found nothing it could take (this write's hand is in
-                    // another leader's batch): another leader gives the outcome.
-                    Poll::Pending if leader.0.is_none() => Poll::Ready(None),
-                    Poll::Pending => Poll::Pending,
+                    // another leader's batch), or stopped having sent the outcome.
+                    return Poll::Ready(None);
+                }
+                // While the leader runs here, the outcome is looked at without leaving
+                // this task's waker with it: the leader sends it from inside this very
+                // poll, and a task woken while it runs is rescheduled as if it had
+                // yielded, which on a runtime of several workers wakes a parked one
+                // (a futex wake and a thread switch per write: about a third of the
+                // load generator's CPU per append at one hand, ops/README.md, eighth
+                // round). Another leader that took this write (it was queued where
+                // another leader could see it) is noticed at this task's next wake-up,
+                // which the running leader's own work brings (a database answer, a
+                // pooled connection, or at most `LINGER`).
+                match outcome.try_recv() {
+                    Ok(r) => Poll::Ready(Some(Ok(r))),
+                    Err(oneshot::error::TryRecvError::Empty) => Poll::Pending,
+                    Err(oneshot::error::TryRecvError::Closed) => Poll::Ready(Some(Err(()))),
                 }
             })
             .await;
