@@ -35,11 +35,13 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _};
+use hyper::Method;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use replayer::engine::GameId;
@@ -318,49 +320,122 @@ impl Kind {
     }
 }
 
-/// The HTTP client of one run: one `reqwest` client (a keep-alive pool, plain HTTP on
-/// 127.0.0.1) shared by the tables' tasks.
+/// What every table's client of one run shares: where the service listens and the
+/// club admin's key.
 #[derive(Clone)]
 struct Api {
-    http: reqwest::Client,
-    base: String,
+    /// `host:port` of the service (plain HTTP on 127.0.0.1).
+    authority: Arc<str>,
     admin: Arc<String>,
 }
 
 impl Api {
     fn new(url: &str, admin: String) -> anyhow::Result<Api> {
-        let http = reqwest::Client::builder()
-            .timeout(REQUEST_TIMEOUT)
-            .connect_timeout(Duration::from_secs(5))
-            // Below actix's 5 s keep-alive: a pooled connection is never one the server
-            // is closing.
-            .pool_idle_timeout(Duration::from_secs(2))
-            .build()?;
+        let authority = url
+            .trim_end_matches('/')
+            .strip_prefix("http://")
+            .with_context(|| format!("not a plain-HTTP address: {url}"))?;
         Ok(Api {
-            http,
-            base: url.trim_end_matches('/').to_owned(),
+            authority: Arc::from(authority),
             admin: Arc::new(admin),
         })
     }
+}
 
-    /// One request; `Ok((status, body bytes))`.
+type Body = http_body_util::Full<bytes::Bytes>;
+type Io = hyper_util::rt::TokioIo<tokio::net::TcpStream>;
+type Sender = hyper::client::conn::http1::SendRequest<Body>;
+type Driver = hyper::client::conn::http1::Connection<Io, Body>;
+
+/// One table's keep-alive HTTP/1.1 connection to the service (hyper's connection API),
+/// driven inside the table's own task: a request and its answer go from the task to
+/// the socket and back without a hand-off to a connection task on another thread, as
+/// a shared pooled client (reqwest's, before) does for every request. On the two cores
+/// the load generator shares with the service and PostgreSQL, what the client costs is
+/// taken from them (ops/README.md, eighth round). Opened on first use, and again after
+/// any failure.
+struct Conn {
+    authority: Arc<str>,
+    open: Option<(Sender, Pin<Box<Driver>>)>,
+}
+
+impl Conn {
+    fn new(api: &Api) -> Conn {
+        Conn {
+            authority: api.authority.clone(),
+            open: None,
+        }
+    }
+
+    /// One request; `Ok((status, body bytes))`. At most [`REQUEST_TIMEOUT`], the
+    /// connection included.
     async fn call(
-        &self,
-        method: reqwest::Method,
+        &mut self,
+        method: Method,
         path: &str,
         token: &str,
         body: Option<&Value>,
     ) -> anyhow::Result<(u16, bytes::Bytes)> {
-        let mut req = self
-            .http
-            .request(method, format!("{}{path}", self.base))
-            .bearer_auth(token);
-        if let Some(b) = body {
-            req = req.json(b);
+        let r = tokio::time::timeout(REQUEST_TIMEOUT, self.exchange(method, path, token, body))
+            .await
+            .map_err(|_| anyhow::anyhow!("{path}: no answer in {REQUEST_TIMEOUT:?}"))
+            .and_then(|r| r);
+        if r.is_err() {
+            // Whatever state the connection is in, the next request opens a new one.
+            self.open = None;
         }
-        let res = req.send().await?;
-        let status = res.status().as_u16();
-        Ok((status, res.bytes().await?))
+        r
+    }
+
+    async fn exchange(
+        &mut self,
+        method: Method,
+        path: &str,
+        token: &str,
+        body: Option<&Value>,
+    ) -> anyhow::Result<(u16, bytes::Bytes)> {
+        use http_body_util::BodyExt as _;
+        if self.open.is_none() {
+            let tcp = tokio::time::timeout(
+                Duration::from_secs(5),
+                tokio::net::TcpStream::connect(&*self.authority),
+            )
+            .await
+            .context("connecting to the service: timed out")?
+            .context("connecting to the service")?;
+            tcp.set_nodelay(true)?;
+            let (sender, conn) =
+                hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(tcp)).await?;
+            self.open = Some((sender, Box::pin(conn)));
+        }
+        let (sender, conn) = self.open.as_mut().context("no connection")?;
+        let mut req = hyper::Request::builder()
+            .method(method)
+            .uri(path)
+            .header(hyper::header::HOST, &*self.authority)
+            .header(hyper::header::AUTHORIZATION, format!("Bearer {token}"));
+        let bytes = match body {
+            Some(b) => {
+                req = req.header(hyper::header::CONTENT_TYPE, "application/json");
+                bytes::Bytes::from(serde_json::to_vec(b)?)
+            }
+            None => bytes::Bytes::new(),
+        };
+        let req = req.body(Body::new(bytes))?;
+        let exchange = async {
+            sender.ready().await?;
+            let res = sender.send_request(req).await?;
+            let status = res.status().as_u16();
+            let body = res.into_body().collect().await?.to_bytes();
+            anyhow::Ok((status, body))
+        };
+        // The connection is polled with the exchange: it is what moves the bytes.
+        tokio::select! {
+            r = exchange => r,
+            end = conn.as_mut() => {
+                bail!("{path}: the service closed the connection ({end:?})")
+            }
+        }
     }
 }
 
@@ -386,9 +461,10 @@ impl TaskOut {
     }
 }
 
-/// A table's client: the shared API, its RNG, its counts.
+/// A table's client: the shared API, its connection, its RNG, its counts.
 struct Client {
     api: Api,
+    conn: Conn,
     rng: ChaCha8Rng,
     players: u8,
     out: TaskOut,
@@ -400,13 +476,13 @@ impl Client {
     async fn send<T: for<'de> Deserialize<'de>>(
         &mut self,
         kind: Kind,
-        method: reqwest::Method,
+        method: Method,
         path: &str,
         token: &str,
         body: Option<&Value>,
     ) -> anyhow::Result<Result<T, String>> {
         let t0 = Instant::now();
-        let (status, bytes) = self.api.call(method, path, token, body).await?;
+        let (status, bytes) = self.conn.call(method, path, token, body).await?;
         self.out.lat.entry(kind).or_default().push(t0.elapsed());
         self.out.requests += 1;
         if (200..300).contains(&status) {
@@ -472,7 +548,7 @@ impl Client {
         let c: Created = self
             .send(
                 Kind::NewTable,
-                reqwest::Method::POST,
+                Method::POST,
                 "/v1/tables",
                 &admin,
                 Some(&body),
@@ -494,13 +570,7 @@ impl Client {
         for _ in 0..2 {
             let path = format!("/v1/tables/{}/hands", t.table_id);
             match self
-                .send::<Written>(
-                    Kind::Start,
-                    reqwest::Method::POST,
-                    &path,
-                    &admin,
-                    Some(&json!({})),
-                )
+                .send::<Written>(Kind::Start, Method::POST, &path, &admin, Some(&json!({})))
                 .await?
             {
                 Ok(w) => {
@@ -527,13 +597,7 @@ impl Client {
             let path = format!("/v1/hands/{}/deal", h.hand_id);
             let body = json!({"expected_seq": h.next_seq});
             match self
-                .send::<Written>(
-                    Kind::Deal,
-                    reqwest::Method::POST,
-                    &path,
-                    &admin,
-                    Some(&body),
-                )
+                .send::<Written>(Kind::Deal, Method::POST, &path, &admin, Some(&body))
                 .await?
             {
                 Ok(w) => t.hand = self.wrote(w, steps),
@@ -570,7 +634,7 @@ impl Client {
             _ => {
                 let path = format!("/v1/hands/{}/legal-actions", h.hand_id);
                 match self
-                    .send(Kind::Legal, reqwest::Method::GET, &path, &token, None)
+                    .send(Kind::Legal, Method::GET, &path, &token, None)
                     .await?
                 {
                     Ok(l) => l,
@@ -601,13 +665,7 @@ impl Client {
         let body = json!({"action": action, "expected_seq": legal.next_seq});
         let path = format!("/v1/hands/{}/actions", h.hand_id);
         match self
-            .send::<Written>(
-                Kind::Action,
-                reqwest::Method::POST,
-                &path,
-                &token,
-                Some(&body),
-            )
+            .send::<Written>(Kind::Action, Method::POST, &path, &token, Some(&body))
             .await?
         {
             Ok(w) => {
@@ -627,7 +685,7 @@ impl Client {
         let admin = self.api.admin.clone();
         let path = format!("/v1/hands/{hand_id}");
         let w: Written = self
-            .send(Kind::Reload, reqwest::Method::GET, &path, &admin, None)
+            .send(Kind::Reload, Method::GET, &path, &admin, None)
             .await?
             .map_err(|e| anyhow::anyhow!("reload {hand_id}: {e}"))?;
         Ok(self.follow(w, steps))
@@ -639,13 +697,7 @@ impl Client {
         let path = format!("/v1/hands/{}/abandon", h.hand_id);
         let body = json!({"reason": why, "expected_seq": h.next_seq});
         match self
-            .send::<Written>(
-                Kind::Abandon,
-                reqwest::Method::POST,
-                &path,
-                &admin,
-                Some(&body),
-            )
+            .send::<Written>(Kind::Abandon, Method::POST, &path, &admin, Some(&body))
             .await?
         {
             Ok(w) => t.hand = self.wrote(w, h.steps),
@@ -818,6 +870,7 @@ async fn http_slice(
     for mut t in std::mem::take(tables) {
         let mut client = Client {
             api: api.clone(),
+            conn: Conn::new(api),
             rng: ChaCha8Rng::from_seed(random_seed()),
             players,
             out: TaskOut::default(),
@@ -972,6 +1025,7 @@ async fn measure_all(
         let side = connect(&args.service_database_url).await?;
         let mut setup = Client {
             api: api.clone(),
+            conn: Conn::new(&api),
             rng: ChaCha8Rng::from_seed(random_seed()),
             players: args.players,
             out: TaskOut::default(),
