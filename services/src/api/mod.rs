@@ -220,11 +220,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(resource("/healthz").route(web::get().to(health::healthz)))
         .service(resource("/readyz").route(web::get().to(health::readyz)))
         .service(resource("/metrics").route(web::get().to(health::metrics)))
-        // The replay page: a shell with no data, and its assets.
-        .service(resource_with_query("/hands/{hand_id}").route(web::get().to(viewer::hand_page)))
-        .service(resource_with_query("/viewer/").route(web::get().to(viewer::hand_page)))
-        .service(resource("/viewer/viewer.js").route(web::get().to(viewer::script)))
-        .service(resource("/viewer/viewer.css").route(web::get().to(viewer::style)))
         .service(
             web::scope("/v1")
                 // A game in play: a seat's action and its legal actions, the hand, client
@@ -327,7 +322,15 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                         .app_data(BodyLimit(BUNDLE_LIMIT))
                         .route(web::post().to(verify::verify)),
                 ),
-        );
+        )
+        // The replay page: a shell with no data, and its assets. After the API, whose
+        // paths never match them: its pattern `/hands/{hand_id}` is one more regular
+        // expression that every API request was tried against first (0.8% of the
+        // service's CPU at 32 tables, eighth round).
+        .service(resource_with_query("/hands/{hand_id}").route(web::get().to(viewer::hand_page)))
+        .service(resource_with_query("/viewer/").route(web::get().to(viewer::hand_page)))
+        .service(resource("/viewer/viewer.js").route(web::get().to(viewer::script)))
+        .service(resource("/viewer/viewer.css").route(web::get().to(viewer::style)));
 }
 
 /// The application: shared state, limits, error mapping, metrics and access logs, routes.
