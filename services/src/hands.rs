@@ -1449,21 +1449,29 @@ pub async fn start(
         return Err(ApiError::not_found("table"));
     }
     let club = caller.club_id.as_str();
-    let table = svc
-        .store
-        .get_table(club, table_id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("table"))?;
+    // Three independent reads, at once (each on a connection of its own): a hand start's
+    // reads are a dozen round trips one after another, and its latency is the table's.
+    let (table, current, hand_no) = tokio::try_join!(
+        svc.store.get_table(club, table_id),
+        svc.store.current_hand(club, table_id),
+        svc.store.next_hand_no(club, table_id),
+    )?;
+    let table = table.ok_or_else(|| ApiError::not_found("table"))?;
     let game: GameId = table.game.parse().map_err(ApiError::internal)?;
     let engine = registry(game).map_err(ApiError::internal)?;
-    if svc.store.current_hand(club, table_id).await?.is_some() {
+    if current.is_some() {
         return Err(ApiError::new(
             Code::HandInProgress,
             "the table has a hand in progress",
         ));
     }
-    let hand_no = svc.store.next_hand_no(club, table_id).await?;
-    let (prev_hand, match_state) = match_link(svc, club, &table, hand_no).await?;
+    // The match's link to the previous hand and the table's seed chain, read at once;
+    // their errors count in this order.
+    let (linked, chain) = tokio::join!(
+        match_link(svc, club, &table, hand_no),
+        crate::seed_chains::link_for(svc, &table, hand_no),
+    );
+    let (prev_hand, match_state) = linked?;
     if engine
         .match_over(&match_state)
         .map_err(ApiError::internal)?
@@ -1503,7 +1511,7 @@ pub async fn start(
             == crate::tables::Signatures::Required,
         adjustments,
     };
-    let source = match crate::seed_chains::link_for(svc, &table, hand_no).await? {
+    let source = match chain? {
         Some(link) => SeedSource::Chain(link),
         None => SeedSource::Os,
     };

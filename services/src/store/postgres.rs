@@ -982,14 +982,20 @@ impl Store for PgStore {
             ))
             .await
             .map_err(map_pg)?;
-        let Some(row) = client
-            .query_opt(&stmt, &[&club_id, &table_id])
-            .await
-            .map_err(map_pg)?
-        else {
+        // The table and its seats sent together (pipelined on the one connection): one
+        // round trip, not two. Every hand start and every hand end reads its table.
+        let (row, seats) = tokio::try_join!(
+            async {
+                client
+                    .query_opt(&stmt, &[&club_id, &table_id])
+                    .await
+                    .map_err(map_pg)
+            },
+            seats_of(&client, club_id, table_id),
+        )?;
+        let Some(row) = row else {
             return Ok(None);
         };
-        let seats = seats_of(&client, club_id, table_id).await?;
         table_from(&row, seats).map(Some)
     }
 
