@@ -1869,6 +1869,88 @@ async fn pg_superuser_can_bypass_the_triggers() {
     .await
 }
 
+/// Watches a future's wakes: how many came from the thread polling it, during its poll.
+#[derive(Default)]
+struct WakeSpy {
+    inner: std::sync::Mutex<Option<std::task::Waker>>,
+    polling: std::sync::Mutex<Option<std::thread::ThreadId>>,
+    self_wakes: std::sync::atomic::AtomicUsize,
+}
+
+impl std::task::Wake for WakeSpy {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        let polling = *self.polling.lock().unwrap();
+        if polling == Some(std::thread::current().id()) {
+            self.self_wakes
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        if let Some(w) = self.inner.lock().unwrap().as_ref() {
+            w.wake_by_ref();
+        }
+    }
+}
+
+/// `F` polled with a [`WakeSpy`]'s waker (which passes every wake on).
+struct Spied<F> {
+    inner: std::pin::Pin<Box<F>>,
+    spy: Arc<WakeSpy>,
+}
+
+impl<F: Future> Future for Spied<F> {
+    type Output = F::Output;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<F::Output> {
+        *self.spy.inner.lock().unwrap() = Some(cx.waker().clone());
+        *self.spy.polling.lock().unwrap() = Some(std::thread::current().id());
+        let waker = std::task::Waker::from(Arc::clone(&self.spy));
+        let out = self
+            .inner
+            .as_mut()
+            .poll(&mut std::task::Context::from_waker(&waker));
+        *self.spy.polling.lock().unwrap() = None;
+        out
+    }
+}
+
+/// A write that finds no leader for its club leads its batch in its own task, and its
+/// outcome is sent from inside that task's poll. Were the outcome's receiver holding the
+/// task's waker then, the task would wake itself, which a multi-thread runtime treats as
+/// a yield: a parked worker is woken (a futex wake and a thread switch per write, about
+/// a third of the load generator's CPU per append at one hand; ops/README.md, eighth
+/// round). No lone write wakes its own task from inside its poll.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_a_write_led_in_its_own_task_does_not_wake_that_task() {
+    run_pg(|h| async move {
+        let s = &*h.store;
+        club_with_table(s, "c1", "t1").await;
+        start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+        for seq in 1..=6 {
+            let req = append_req("c1", "h1", seq, 1);
+            let spy = Arc::new(WakeSpy::default());
+            Spied {
+                inner: Box::pin(s.append(&req)),
+                spy: Arc::clone(&spy),
+            }
+            .await
+            .expect("the append");
+            assert_eq!(
+                spy.self_wakes.load(std::sync::atomic::Ordering::SeqCst),
+                0,
+                "the append at seq {seq} woke its own task from inside its poll"
+            );
+        }
+        assert_eq!(seqs(s, "c1", "h1").await, (0..7).collect::<Vec<i64>>());
+    })
+    .await
+}
+
 /// The store's role, as an ordinary (non-owner, non-superuser) role, cannot change
 /// event rows even with the triggers out of the picture: the privileges are revoked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
