@@ -729,36 +729,18 @@ async fn predecessor(
     table: &crate::store::TableRow,
     hand_no: i64,
 ) -> ApiResult<Option<HandRow>> {
-    const PAGE: i64 = 16;
+    // One row per number read, by the table's unique hand number (a hand start listed
+    // the table's last 16 hands before, each with its next seq: the heaviest of its
+    // reads). Bounded: one read per number, down to the first hand.
     let mut want = hand_no - 1;
-    let mut filter = HandFilter {
-        table_id: Some(table.table_id.clone()),
-        limit: PAGE,
-        ..HandFilter::default()
-    };
-    // Hands read but not reached yet, by number (pages come newest first).
-    let mut read: HashMap<i64, HandRow> = HashMap::new();
-    loop {
-        if want < 1 {
-            return Ok(None);
-        }
-        let page = svc.store.list_hands(club, &filter).await?;
-        let full = i64::try_from(page.len()).unwrap_or(0) == PAGE;
-        filter.cursor = page.last().map(|h| (h.started_ms, h.hand_id.clone()));
-        read.extend(page.into_iter().map(|h| (h.hand_no, h)));
-        while let Some(h) = read.remove(&want) {
-            if h.status != HandStatus::Quarantined {
-                return Ok(Some(h));
-            }
-            want -= 1;
-            if want < 1 {
-                return Ok(None);
-            }
-        }
-        if !full {
-            return Err(match_broken(want, "is missing"));
+    while want >= 1 {
+        match svc.store.hand_by_no(club, &table.table_id, want).await? {
+            Some(h) if h.status != HandStatus::Quarantined => return Ok(Some(h)),
+            Some(_) => want -= 1,
+            None => return Err(match_broken(want, "is missing")),
         }
     }
+    Ok(None)
 }
 
 /// The match state a table's match starts from, by its game from its house rules and

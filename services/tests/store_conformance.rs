@@ -1670,6 +1670,28 @@ async fn current_hand_and_one_in_progress_per_table(h: Harness) {
     end.hand_update = Some(completion());
     s.append(&end).await.unwrap();
 
+    // A table's hands by number, whatever their status; none past the last, and none
+    // of another table's.
+    for (no, id) in [(1, "h1"), (2, "h2")] {
+        let got = s
+            .hand_by_no("c1", "t1", no)
+            .await
+            .unwrap()
+            .expect("the hand");
+        assert_eq!((got.hand_id.as_str(), got.hand_no), (id, no));
+        assert_eq!(got.status, HandStatus::Completed);
+        assert_eq!(
+            got.next_seq, 2,
+            "its next seq, as every read of a hand gives it"
+        );
+    }
+    assert_eq!(s.hand_by_no("c1", "t1", 3).await.unwrap(), None);
+    assert_eq!(
+        s.hand_by_no("c1", "t2", 1).await.unwrap().unwrap().hand_id,
+        "h3"
+    );
+    assert_eq!(s.hand_by_no("c2", "t1", 1).await.unwrap(), None);
+
     // A taken hand number is a conflict naming the next free one.
     let reused = hand("c1", "h4", "t1", "hokm", 2, 7_000, &PLAYERS);
     assert_eq!(

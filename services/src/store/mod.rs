@@ -726,6 +726,14 @@ pub trait Store: Send + Sync {
         self.list_hands(club_id, filter).await
     }
 
+    /// The table's hand number `hand_no`, if there is one (whatever its status).
+    async fn hand_by_no(
+        &self,
+        club_id: &str,
+        table_id: &str,
+        hand_no: i64,
+    ) -> Result<Option<HandRow>, StoreError>;
+
     /// The table's hand in progress, if any.
     async fn current_hand(
         &self,

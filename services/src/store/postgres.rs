@@ -1367,6 +1367,27 @@ impl Store for PgStore {
         self.list_hands_reading(HAND_STORED, club_id, filter).await
     }
 
+    async fn hand_by_no(
+        &self,
+        club_id: &str,
+        table_id: &str,
+        hand_no: i64,
+    ) -> Result<Option<HandRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "SELECT {HAND_READ} FROM hands h WHERE h.club_id = $1 AND h.table_id = $2 \
+                    AND h.hand_no = $3"
+            ))
+            .await
+            .map_err(map_pg)?;
+        let row = client
+            .query_opt(&stmt, &[&club_id, &table_id, &hand_no])
+            .await
+            .map_err(map_pg)?;
+        row.as_ref().map(hand_from).transpose()
+    }
+
     async fn current_hand(
         &self,
         club_id: &str,

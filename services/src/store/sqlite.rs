@@ -1489,6 +1489,27 @@ impl Store for SqliteStore {
         self.run(move |conn| query_hands(conn, &sql, &args)).await
     }
 
+    async fn hand_by_no(
+        &self,
+        club_id: &str,
+        table_id: &str,
+        hand_no: i64,
+    ) -> Result<Option<HandRow>, StoreError> {
+        let args = vec![
+            SqlValue::from(club_id.to_owned()),
+            SqlValue::from(table_id.to_owned()),
+            SqlValue::from(hand_no),
+        ];
+        self.run(move |conn| {
+            let sql = format!(
+                "SELECT {HAND_READ} FROM hands WHERE club_id = ?1 AND table_id = ?2 AND \
+                    hand_no = ?3"
+            );
+            Ok(query_hands(conn, &sql, &args)?.pop())
+        })
+        .await
+    }
+
     async fn current_hand(
         &self,
         club_id: &str,
