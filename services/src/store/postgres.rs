@@ -656,6 +656,23 @@ async fn seats_of(
     rows.iter().map(seat_from).collect()
 }
 
+/// The one hand of club `$1` that `cond` (on `hands h`, parameters from `$2`) picks, as
+/// every read of a hand gives it ([`HAND_READ`]).
+async fn one_hand(
+    client: &Object,
+    cond: &str,
+    params: &[&(dyn ToSql + Sync)],
+) -> Result<Option<HandRow>, StoreError> {
+    let stmt = client
+        .prepare_cached(&format!(
+            "SELECT {HAND_READ} FROM hands h WHERE h.club_id = $1 AND {cond}"
+        ))
+        .await
+        .map_err(map_pg)?;
+    let row = client.query_opt(&stmt, params).await.map_err(map_pg)?;
+    row.as_ref().map(hand_from).transpose()
+}
+
 async fn commit(tx: deadpool_postgres::Transaction<'_>) -> Result<(), StoreError> {
     // A failed COMMIT leaves the outcome unknown to us; callers retry with their
     // idempotency key, which tells them whether it happened.
@@ -1159,17 +1176,7 @@ impl Store for PgStore {
 
     async fn get_hand(&self, club_id: &str, hand_id: &str) -> Result<Option<HandRow>, StoreError> {
         let client = self.read_client().await?;
-        let stmt = client
-            .prepare_cached(&format!(
-                "SELECT {HAND_READ} FROM hands h WHERE h.club_id = $1 AND h.hand_id = $2"
-            ))
-            .await
-            .map_err(map_pg)?;
-        let row = client
-            .query_opt(&stmt, &[&club_id, &hand_id])
-            .await
-            .map_err(map_pg)?;
-        row.as_ref().map(hand_from).transpose()
+        one_hand(&client, "h.hand_id = $2", &[&club_id, &hand_id]).await
     }
 
     async fn list_events(
@@ -1374,18 +1381,8 @@ impl Store for PgStore {
         hand_no: i64,
     ) -> Result<Option<HandRow>, StoreError> {
         let client = self.client().await?;
-        let stmt = client
-            .prepare_cached(&format!(
-                "SELECT {HAND_READ} FROM hands h WHERE h.club_id = $1 AND h.table_id = $2 \
-                    AND h.hand_no = $3"
-            ))
-            .await
-            .map_err(map_pg)?;
-        let row = client
-            .query_opt(&stmt, &[&club_id, &table_id, &hand_no])
-            .await
-            .map_err(map_pg)?;
-        row.as_ref().map(hand_from).transpose()
+        let params: [&(dyn ToSql + Sync); 3] = [&club_id, &table_id, &hand_no];
+        one_hand(&client, "h.table_id = $2 AND h.hand_no = $3", &params).await
     }
 
     async fn current_hand(
@@ -1394,18 +1391,12 @@ impl Store for PgStore {
         table_id: &str,
     ) -> Result<Option<HandRow>, StoreError> {
         let client = self.client().await?;
-        let stmt = client
-            .prepare_cached(&format!(
-                "SELECT {HAND_READ} FROM hands h WHERE h.club_id = $1 AND h.table_id = $2 \
-                    AND h.status = 'in_progress'"
-            ))
-            .await
-            .map_err(map_pg)?;
-        let row = client
-            .query_opt(&stmt, &[&club_id, &table_id])
-            .await
-            .map_err(map_pg)?;
-        row.as_ref().map(hand_from).transpose()
+        one_hand(
+            &client,
+            "h.table_id = $2 AND h.status = 'in_progress'",
+            &[&club_id, &table_id],
+        )
+        .await
     }
 
     async fn log_tile(&self, club_id: &str, path: &str) -> Result<Option<Vec<u8>>, StoreError> {

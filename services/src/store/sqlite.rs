@@ -630,6 +630,20 @@ fn query_events(
 // ---------------------------------------------------------------------------------------
 
 impl SqliteStore {
+    /// The one hand of club `?1` that `cond` (parameters from `?2`) picks, as every read of
+    /// a hand gives it (`HAND_READ`).
+    async fn one_hand(
+        &self,
+        cond: &'static str,
+        args: Vec<SqlValue>,
+    ) -> Result<Option<HandRow>, StoreError> {
+        self.run(move |conn| {
+            let sql = format!("SELECT {HAND_READ} FROM hands WHERE club_id = ?1 AND {cond}");
+            Ok(query_hands(conn, &sql, &args)?.pop())
+        })
+        .await
+    }
+
     /// A table with its seats and, if given, its first seed chain and the idempotency
     /// record, in one transaction.
     async fn insert_table(
@@ -1258,11 +1272,7 @@ impl Store for SqliteStore {
             SqlValue::from(club_id.to_owned()),
             SqlValue::from(hand_id.to_owned()),
         ];
-        self.run(move |conn| {
-            let sql = format!("SELECT {HAND_READ} FROM hands WHERE club_id = ?1 AND hand_id = ?2");
-            Ok(query_hands(conn, &sql, &args)?.pop())
-        })
-        .await
+        self.one_hand("hand_id = ?2", args).await
     }
 
     async fn list_events(
@@ -1500,14 +1510,7 @@ impl Store for SqliteStore {
             SqlValue::from(table_id.to_owned()),
             SqlValue::from(hand_no),
         ];
-        self.run(move |conn| {
-            let sql = format!(
-                "SELECT {HAND_READ} FROM hands WHERE club_id = ?1 AND table_id = ?2 AND \
-                    hand_no = ?3"
-            );
-            Ok(query_hands(conn, &sql, &args)?.pop())
-        })
-        .await
+        self.one_hand("table_id = ?2 AND hand_no = ?3", args).await
     }
 
     async fn current_hand(
@@ -1519,14 +1522,8 @@ impl Store for SqliteStore {
             SqlValue::from(club_id.to_owned()),
             SqlValue::from(table_id.to_owned()),
         ];
-        self.run(move |conn| {
-            let sql = format!(
-                "SELECT {HAND_READ} FROM hands WHERE club_id = ?1 AND table_id = ?2 AND \
-                    status = 'in_progress'"
-            );
-            Ok(query_hands(conn, &sql, &args)?.pop())
-        })
-        .await
+        self.one_hand("table_id = ?2 AND status = 'in_progress'", args)
+            .await
     }
 
     async fn log_tile(&self, club_id: &str, path: &str) -> Result<Option<Vec<u8>>, StoreError> {
