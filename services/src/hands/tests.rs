@@ -286,3 +286,63 @@ async fn a_sealed_opening_holds_no_plaintext_and_opens_only_in_its_place() {
         assert!(svc.seal.unseal(&aad, sealed).is_err());
     }
 }
+
+/// The hand a table's next hand follows in its match: the one numbered just before it,
+/// whatever its status but quarantined; a number missing on the way (a row deleted
+/// behind the service's back) is `409 match_broken` naming it, never a skip past it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hand_follows_the_number_before_it_and_a_missing_number_breaks_the_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let svc = service(dir.path()).await;
+    let (first, _) = start_toy(&svc).await;
+    let table = svc
+        .store
+        .get_table(CLUB, "t_toy")
+        .await
+        .unwrap()
+        .expect("the table");
+    // Hand 3 of the table, ended, with no hand 2 before it.
+    let third = HandRow {
+        hand_id: "h_toy3".into(),
+        hand_no: 3,
+        status: HandStatus::Completed,
+        next_seq: 1,
+        ..first.clone()
+    };
+    let events = records(svc.store.as_ref(), CLUB, HAND, Some(0))
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| event_row(CLUB, r, 0).unwrap())
+        .map(|mut e| {
+            e.hand_id = third.hand_id.clone();
+            e
+        })
+        .collect::<Vec<_>>();
+    svc.store
+        .create_hand(&third, &events, &[], None)
+        .await
+        .expect("hand 3");
+
+    let before = |no| super::predecessor(&svc, CLUB, &table, no);
+    assert_eq!(
+        before(1).await.unwrap(),
+        None,
+        "the first hand follows none"
+    );
+    let h = before(2).await.unwrap().expect("hand 1");
+    assert_eq!((h.hand_id.as_str(), h.hand_no), (HAND, 1));
+    let h = before(4).await.unwrap().expect("hand 3");
+    assert_eq!((h.hand_id.as_str(), h.hand_no), ("h_toy3", 3));
+    let e = before(3).await.expect_err("hand 2 is missing");
+    let body = e.body();
+    assert_eq!(body["status"], StatusCode::CONFLICT.as_u16(), "{body}");
+    assert_eq!(body["code"], "match_broken", "{body}");
+    assert!(
+        body["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("hand 2 "),
+        "{body}"
+    );
+}
