@@ -201,7 +201,7 @@ conformance!(
     create_hand_and_append,
     a_start_that_deals_is_one_write,
     stale_append_conflicts_and_writes_nothing,
-    appends_after_the_end_count_in_next_seq,
+    an_append_after_the_end_is_refused,
     concurrent_appends_one_winner,
     a_write_whose_caller_stops_waiting_still_commits,
     many_hands_of_one_club_at_once,
@@ -683,9 +683,11 @@ async fn create_hand_and_append(h: Harness) {
         "inputs are kept once the hand is over, as secrets are"
     );
 
-    // An abandoned hand keeps its reason; a later update without one keeps it too.
+    // An abandoned hand keeps its reason (its abandonment and the reveal of its seeds
+    // are one append, as the dealer makes them); a later update is refused, as every
+    // append to a hand that is over.
     start_hand(s, &hand("c1", "h2", "t1", "hokm", 2, 6_000, &PLAYERS)).await;
-    let mut abandon = append_req("c1", "h2", 1, 1);
+    let mut abandon = append_req("c1", "h2", 1, 2);
     abandon.hand_update = Some(HandUpdate {
         status: HandStatus::Abandoned,
         ended_ms: Some(7_000),
@@ -693,14 +695,14 @@ async fn create_hand_and_append(h: Harness) {
         abandon_reason: Some("player left".into()),
     });
     s.append(&abandon).await.unwrap();
-    let mut reveal = append_req("c1", "h2", 2, 1);
-    reveal.hand_update = Some(HandUpdate {
+    let mut later = append_req("c1", "h2", 3, 1);
+    later.hand_update = Some(HandUpdate {
         status: HandStatus::Abandoned,
         ended_ms: None,
         outcome: None,
         abandon_reason: None,
     });
-    s.append(&reveal).await.unwrap();
+    assert_eq!(conflict(s.append(&later).await), (3, 3));
     let h2 = s.get_hand("c1", "h2").await.unwrap().unwrap();
     assert_eq!(h2.status, HandStatus::Abandoned);
     assert_eq!(h2.ended_ms, Some(7_000));
@@ -792,25 +794,40 @@ async fn a_start_that_deals_is_one_write(h: Harness) {
     );
 }
 
-/// The store does not refuse an append to a hand that is over (the service does); when
-/// one comes without a hand update, the hand's next seq still counts it, on every read.
-async fn appends_after_the_end_count_in_next_seq(h: Harness) {
+/// A hand that is over takes no more events: an append after the write that completed
+/// it is refused and writes nothing, with a hand update or without (the service refuses
+/// it first). On PostgreSQL this is what lets the sequencer drop a finished hand's cursor
+/// once its events are ordered (V14): nothing can come after them.
+async fn an_append_after_the_end_is_refused(h: Harness) {
     let s = &*h.store;
     club_with_table(s, "c1", "t1").await;
     start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
     let mut end = append_req("c1", "h1", 1, 1);
     end.hand_update = Some(completion());
     s.append(&end).await.unwrap();
-    s.append(&append_req("c1", "h1", 2, 2)).await.unwrap();
+    assert_eq!(
+        conflict(s.append(&append_req("c1", "h1", 2, 2)).await),
+        (2, 2)
+    );
+    let mut again = append_req("c1", "h1", 2, 1);
+    again.hand_update = Some(completion());
+    again.idem = Some(idem("c1", "after-the-end"));
+    assert_eq!(conflict(s.append(&again).await), (2, 2));
+    // Nor does a stale writer's append at a seq the end took.
+    assert_eq!(
+        conflict(s.append(&append_req("c1", "h1", 1, 1)).await),
+        (1, 2)
+    );
     let row = s.get_hand("c1", "h1").await.unwrap().unwrap();
     assert_eq!(row.status, HandStatus::Completed);
-    assert_eq!(next_seq_as_read(s, "c1", "h1").await, (4, 4));
-    assert_eq!(
-        conflict(s.append(&append_req("c1", "h1", 2, 1)).await),
-        (2, 4)
-    );
-    s.append(&append_req("c1", "h1", 4, 1)).await.unwrap();
-    assert_eq!(seqs(s, "c1", "h1").await, vec![0, 1, 2, 3, 4]);
+    assert_eq!(next_seq_as_read(s, "c1", "h1").await, (2, 2));
+    assert_eq!(seqs(s, "c1", "h1").await, vec![0, 1]);
+    // Its key was not used up by the refused write.
+    let mut fresh = append_req("c1", "h1", 2, 1);
+    fresh.idem = Some(idem("c1", "after-the-end"));
+    assert_eq!(conflict(s.append(&fresh).await), (2, 2));
+    sequence_all(s).await.unwrap();
+    assert_eq!(s.list_club_events("c1", 0, 10).await.unwrap().len(), 2);
 }
 
 async fn stale_append_conflicts_and_writes_nothing(h: Harness) {
@@ -2758,13 +2775,11 @@ async fn pg_one_failing_club_does_not_stop_the_sequencer() {
         club_with_table(s, "c2", "t1").await;
         start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
         sequence_all(s).await.unwrap();
-        // A queue row naming an event of c1 that is ordered already: its club_log row
-        // would be a duplicate, so ordering c1 fails.
-        h.raw_exec(
-            "INSERT INTO log_queue (club_id, hand_id, from_seq, to_seq) VALUES ('c1', 'h1', 0, 1)",
-        )
-        .await
-        .unwrap();
+        // A cursor moved back over an event of c1 that is ordered already: its club_log
+        // row would be a duplicate, so ordering c1 fails.
+        h.raw_exec("UPDATE log_cursors SET next_seq = 0 WHERE club_id = 'c1' AND hand_id = 'h1'")
+            .await
+            .unwrap();
         start_hand(s, &hand("c2", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
         s.append(&append_req("c2", "h1", 1, 2)).await.unwrap();
 
@@ -2772,6 +2787,161 @@ async fn pg_one_failing_club_does_not_stop_the_sequencer() {
         let c2 = s.list_club_events("c2", 0, 10).await.unwrap();
         assert_eq!(c2.len(), 3, "c2 (after c1) was ordered all the same");
         assert_eq!(s.list_club_events("c1", 0, 10).await.unwrap().len(), 1);
+    })
+    .await
+}
+
+/// A hand's cursor (V14) is written with the hand, moved by the sequencer, and deleted
+/// once the hand is completed or abandoned and all its events are ordered; a hand in
+/// progress or quarantined keeps its own. With nothing left waiting, no club is to be
+/// sequenced.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_a_finished_hands_cursor_goes_once_its_events_are_ordered() {
+    run_pg(|h| async move {
+        let s = &*h.store;
+        club_with_table(s, "c1", "t1").await;
+        for t in ["t2", "t3"] {
+            s.create_table(&table("c1", t, "hokm", &PLAYERS), None)
+                .await
+                .unwrap();
+        }
+        let cursors = || async {
+            h.pg_text(
+                "SELECT COALESCE(string_agg(hand_id || ':' || next_seq, ' ' ORDER BY hand_id), '') \
+                 FROM log_cursors",
+            )
+            .await
+        };
+        start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+        start_hand(s, &hand("c1", "h2", "t2", "hokm", 1, 5_000, &PLAYERS)).await;
+        start_hand(s, &hand("c1", "h3", "t3", "hokm", 1, 5_000, &PLAYERS)).await;
+        assert_eq!(cursors().await, "h1:0 h2:0 h3:0", "written with the hands");
+        s.append(&append_req("c1", "h1", 1, 2)).await.unwrap();
+        let mut end = append_req("c1", "h2", 1, 2);
+        end.hand_update = Some(completion());
+        s.append(&end).await.unwrap();
+        s.quarantine_hand(&quarantine_req("c1", "h3", HandStatus::InProgress))
+            .await
+            .unwrap();
+
+        // Ordered in steps of two events: the finished hand's cursor goes only with its
+        // last event ordered.
+        let mut steps = Vec::new();
+        while s.sequence("c1", 2).await.unwrap() > 0 {
+            steps.push(cursors().await);
+        }
+        assert_eq!(steps.last().unwrap(), "h1:3 h3:1");
+        assert!(steps.iter().all(|c| c.contains("h1:") && c.contains("h3:")));
+        assert_eq!(s.list_club_events("c1", 0, 100).await.unwrap().len(), 7);
+        assert!(s.clubs_to_sequence().await.unwrap().is_empty());
+
+        // An event written behind the store's back past a gap in a hand's log waits for
+        // the missing one, and holds up no other hand.
+        h.raw_exec(
+            "INSERT INTO events (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
+             VALUES ('c1', 'h1', 4, 'action', 'ff', 'ee', '{}', 1)",
+        )
+        .await
+        .unwrap();
+        s.append(&append_req("c1", "h3", 1, 1)).await.unwrap();
+        sequence_all(s).await.unwrap();
+        let order: Vec<(String, i64)> = s
+            .list_club_events("c1", 0, 100)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|e| (e.hand_id, e.seq))
+            .collect();
+        assert_eq!(order.len(), 8);
+        assert_eq!(order[7], ("h3".to_owned(), 1));
+        assert_eq!(cursors().await, "h1:3 h3:2");
+    })
+    .await
+}
+
+/// Migration 14 replaces the queue with a cursor per hand, each at the hand's first
+/// event not yet ordered: from its oldest queue row, or past its last ordered event;
+/// hands that are over with nothing queued get none. The files run as they are, on
+/// rows written the V13 way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_migration_14_starts_each_cursor_at_the_first_waiting_event() {
+    run_pg_empty(|cfg| async move {
+        let (client, conn) = cfg.connect(NoTls).await.unwrap();
+        let driver = tokio::spawn(conn);
+        client
+            .batch_execute(include_str!("../../schema/postgres/V1__initial.sql"))
+            .await
+            .unwrap();
+        // h1 (events 0, 1) and h2 (event 0) in progress, all ordered by V2.
+        client.batch_execute(&v1_rows("{a}")).await.unwrap();
+        for sql in [
+            include_str!("../../schema/postgres/V2__club_log_sequencer.sql"),
+            include_str!("../../schema/postgres/V3__hand_row_at_start_and_end.sql"),
+            include_str!("../../schema/postgres/V4__no_per_row_hand_checks.sql"),
+            include_str!("../../schema/postgres/V5__hand_inputs.sql"),
+            include_str!("../../schema/postgres/V6__quarantine.sql"),
+            include_str!("../../schema/postgres/V7__club_routed_tokens.sql"),
+            include_str!("../../schema/postgres/V8__history_by_player.sql"),
+            include_str!("../../schema/postgres/V9__seed_chains.sql"),
+            include_str!("../../schema/postgres/V10__disputes.sql"),
+            include_str!("../../schema/postgres/V11__club_log.sql"),
+            include_str!("../../schema/postgres/V12__hand_shares.sql"),
+            include_str!("../../schema/postgres/V13__official_revocations.sql"),
+        ] {
+            client.batch_execute(sql).await.unwrap();
+        }
+        client
+            .batch_execute(
+                // h1: events 2 and 3-4 queued. h2: completed with its event 1 queued.
+                // h3: completed, all ordered. h4: quarantined, all ordered.
+                "INSERT INTO game_tables (club_id, table_id, game, rules, setup, match_state, \
+                     match_version, created_ms) \
+                 VALUES ('c1', 't3', 'hokm', '{}', '{}', '{}', 0, 1); \
+                 INSERT INTO events (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
+                 VALUES ('c1', 'h1', 2, 'action', 'dd', 'cc', '{}', 1), \
+                        ('c1', 'h1', 3, 'action', 'ee', 'dd', '{}', 1), \
+                        ('c1', 'h1', 4, 'action', 'ff', 'ee', '{}', 1), \
+                        ('c1', 'h2', 1, 'hand_ended', 'b1', 'bb', '{}', 1); \
+                 INSERT INTO log_queue (club_id, hand_id, from_seq, to_seq) \
+                 VALUES ('c1', 'h1', 2, 3), ('c1', 'h2', 1, 2), ('c1', 'h1', 3, 5); \
+                 UPDATE hands SET status = 'completed', next_seq = 2 WHERE hand_id = 'h2'; \
+                 INSERT INTO hands (club_id, hand_id, table_id, game, hand_no, status, next_seq, \
+                     players, started_ms, quarantine) \
+                 VALUES ('c1', 'h3', 't3', 'hokm', 1, 'completed', 1, '{a}', 1, NULL), \
+                        ('c1', 'h4', 't3', 'hokm', 2, 'quarantined', 1, '{a}', 1, '{}'); \
+                 INSERT INTO events (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
+                 VALUES ('c1', 'h3', 0, 'hand_started', 'c0', '00', '{}', 1), \
+                        ('c1', 'h4', 0, 'hand_started', 'd0', '00', '{}', 1); \
+                 INSERT INTO club_log (club_id, gid, hand_id, seq) \
+                 VALUES ('c1', 3, 'h3', 0), ('c1', 4, 'h4', 0); \
+                 UPDATE clubs SET next_gid = 5 WHERE club_id = 'c1';",
+            )
+            .await
+            .unwrap();
+        client
+            .batch_execute(include_str!("../../schema/postgres/V14__log_cursors.sql"))
+            .await
+            .unwrap();
+        let rows = client
+            .query(
+                "SELECT hand_id, next_seq FROM log_cursors WHERE club_id = 'c1' ORDER BY hand_id",
+                &[],
+            )
+            .await
+            .unwrap();
+        let got: Vec<(String, i64)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+        assert_eq!(
+            got,
+            vec![("h1".into(), 2), ("h2".into(), 1), ("h4".into(), 1)]
+        );
+        let queue: Option<String> = client
+            .query_one("SELECT to_regclass('log_queue')::text", &[])
+            .await
+            .unwrap()
+            .get(0);
+        assert_eq!(queue, None, "the queue is gone");
+        drop(client);
+        let _ = driver.await;
     })
     .await
 }

@@ -87,7 +87,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Before measuring, read every table and index the reads use (all but the club
-    /// log's and its queue's) into PostgreSQL's buffers (`pg_prewarm`): the steady state
+    /// log's and its cursors') into PostgreSQL's buffers (`pg_prewarm`): the steady state
     /// of a server whose `shared_buffers` hold the history, rather than the first touch
     /// of each page after a bulk load. Needs `shared_buffers` larger than both databases'
     /// events with their indexes, or the second database's pages push out the first's.
@@ -109,7 +109,7 @@ async fn prewarm(url: &str) -> anyhow::Result<()> {
                     coalesce(sum(pg_relation_size(c.oid)), 0)::bigint \
              FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
              WHERE n.nspname = 'public' AND c.relkind IN ('r', 'i') \
-               AND c.relname NOT LIKE 'club\\_log%' AND c.relname NOT LIKE 'log\\_queue%'",
+               AND c.relname NOT LIKE 'club\\_log%' AND c.relname NOT LIKE 'log\\_cursors%'",
             &[],
         )
         .await?;

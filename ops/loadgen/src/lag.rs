@@ -1,10 +1,11 @@
 //! The sequencer's lag, sampled during an append slice: how many of a club's committed
-//! events wait for their place in the club's order (`log_queue`), and how old the oldest
-//! of them is.
+//! events wait for their place in the club's order (past their hand's cursor in
+//! `log_cursors`), and how old the oldest of them is.
 //!
 //! One connection of its own (not one of the measured ones: its `application_name` is
-//! not `loadgen-work`), one statement per sample: the sum over the club's queue rows and
-//! one index descent to the oldest row and its first event. The statement's own CPU is
+//! not `loadgen-work`), one statement per sample: per cursor of the club (one per hand
+//! in progress), two descents of `events`' primary key, to the hand's last event and to
+//! its first waiting one. The statement's own CPU is
 //! measured (its backend's, from `/proc`) and reported, so a reader can see that the
 //! sampling did not distort the run.
 
@@ -20,7 +21,7 @@ pub struct LagSamples {
     /// Samples taken.
     pub samples: u64,
     /// Age of the oldest waiting event at each sample (0 when none waited), as
-    /// durations: `now - created_ms` of the oldest queued append's first event.
+    /// durations: `now - created_ms` of the oldest waiting event.
     pub age: Latencies,
     /// Events waiting at each sample.
     pub waiting: Vec<u64>,
@@ -62,18 +63,20 @@ pub const LAG_TARGET: Duration = Duration::from_secs(1);
 /// `created_ms` is stamped when the writer builds the append, so the age includes the
 /// append's own latency (a few milliseconds) as well as the wait for the sequencer.
 ///
-/// The oldest queue row is found alone (`ORDER BY id LIMIT 1`: one descent of the
-/// queue's key) and only then joined to its event; summing and joining every waiting row
-/// in one plan cost milliseconds per sample under load (a bitmap scan of the queue's dead
-/// rows and one probe of `events` per waiting append).
+/// A hand's waiting events are those from its cursor's `next_seq` to its last event
+/// (a hand's committed events are a prefix of its `seq`s), and its oldest waiting event
+/// is the one at `next_seq`; a cursor with no event there has none waiting.
 const SAMPLE_SQL: &str = "\
-    WITH f AS (SELECT hand_id, from_seq FROM log_queue WHERE club_id = $1 ORDER BY id LIMIT 1) \
-    SELECT (SELECT COALESCE(sum(q.to_seq - q.from_seq), 0) FROM log_queue q \
-            WHERE q.club_id = $1)::bigint AS waiting, \
-           COALESCE((SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint - e.created_ms \
-                     FROM f JOIN events e \
-                       ON e.club_id = $1 AND e.hand_id = f.hand_id AND e.seq = f.from_seq), \
-                    0)::bigint AS age_ms";
+    SELECT COALESCE(sum(GREATEST(w.n, 0)), 0)::bigint AS waiting, \
+           COALESCE((extract(epoch FROM clock_timestamp()) * 1000)::bigint \
+                    - min(w.created_ms), 0)::bigint AS age_ms \
+    FROM (SELECT (SELECT e.seq + 1 FROM events e \
+                  WHERE e.club_id = $1 AND e.hand_id = l.hand_id \
+                  ORDER BY e.seq DESC LIMIT 1) - l.next_seq AS n, \
+                 (SELECT e.created_ms FROM events e \
+                  WHERE e.club_id = $1 AND e.hand_id = l.hand_id \
+                    AND e.seq = l.next_seq) AS created_ms \
+          FROM log_cursors l WHERE l.club_id = $1) w";
 
 /// Samples the lag of `club_id` every `every` until `stop` is set, at most `max_secs`.
 pub async fn sample_lag(
@@ -86,9 +89,6 @@ pub async fn sample_lag(
     let c = connect(&url).await?;
     let pid: i32 = c.query_one("SELECT pg_backend_pid()", &[]).await?.get(0);
     let pid = pid.to_string();
-    // Plain index scans of the queue, on this session only: deleted queue rows are
-    // marked dead in the index once and skipped after (as the sequencer does).
-    c.batch_execute("SET enable_bitmapscan = off").await?;
     let stmt = c.prepare(SAMPLE_SQL).await?;
     let cpu0 = process_cpu_secs(&pid).unwrap_or(0.0);
     let mut out = LagSamples::default();

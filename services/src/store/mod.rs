@@ -675,19 +675,19 @@ pub trait Store: Send + Sync {
         limit: i64,
     ) -> Result<Vec<ClubLeafRow>, StoreError>;
 
-    /// Gives the club's committed, not yet ordered events their `gid`s, oldest append
-    /// first (a hand's events in `seq` order), up to `max_appends` appends' worth;
-    /// returns how many events it ordered (0: nothing was waiting). Safe to run from
+    /// Gives the club's committed, not yet ordered events their `gid`s, oldest first (a
+    /// hand's events in `seq` order), up to `max_events` of them; returns how many
+    /// events it ordered (0: nothing was waiting). Safe to run from
     /// several tasks or processes at once: they take turns on the club.
     ///
     /// PostgreSQL orders events here, after their append committed, so that an append
     /// takes no club-wide lock ([`spawn_sequencer`] runs it in the background); SQLite,
     /// with one writer at a time anyway, orders events in the append's own
     /// transaction and has nothing left to do here.
-    async fn sequence(&self, club_id: &str, max_appends: i64) -> Result<u64, StoreError>;
+    async fn sequence(&self, club_id: &str, max_events: i64) -> Result<u64, StoreError>;
 
-    /// The clubs that have committed events waiting for [`Store::sequence`]: the one
-    /// read across clubs, by the background sequencer, not by a request.
+    /// The clubs that have committed events waiting for [`Store::sequence`] (or, on
+    /// PostgreSQL, a finished hand's cursor to remove): the one read across clubs, by the background sequencer, not by a request.
     async fn clubs_to_sequence(&self) -> Result<Vec<String>, StoreError>;
 
     /// A hand's sealed secrets, by shuffle.
@@ -931,7 +931,7 @@ fn check_key_club(club: &ClubRow, key: &ApiKeyRow) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Appends given to [`Store::sequence`] in one call (one transaction).
+/// Events ordered by one call of [`Store::sequence`] at most (one transaction).
 pub const SEQUENCE_BATCH: i64 = 4096;
 
 /// How often the service's background sequencer orders waiting events.
@@ -950,7 +950,7 @@ pub async fn sequence_all(store: &dyn Store) -> Result<u64, StoreError> {
             match store.sequence(&club, SEQUENCE_BATCH).await {
                 Ok(n) => {
                     total += n;
-                    // Fewer events than a full batch of appends: the queue was drained.
+                    // Fewer events than a full batch: none was left waiting.
                     if n < SEQUENCE_BATCH.unsigned_abs() {
                         break;
                     }

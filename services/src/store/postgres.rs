@@ -13,8 +13,9 @@
 //! (docs/SCALING.md); the exceptions are the legacy token routes (a reference table) and
 //! the sequencer's `clubs_to_sequence`.
 //!
-//! An append takes no club-wide lock: it queues what it wrote in `log_queue`, in its
-//! own transaction, and the sequencer ([`Store::sequence`]) gives those events their
+//! An append takes no club-wide lock and writes nothing but its events (and the rows of
+//! a hand that ends): the sequencer ([`Store::sequence`]) finds each hand's new events
+//! from the hand's cursor (`log_cursors`, written with the hand) and gives them their
 //! place in the club's order (`club_log`) afterwards, under the club's row lock.
 //!
 //! `append` and `create_hand` of one club are group-committed: queued, then written
@@ -499,15 +500,12 @@ async fn insert_idem(
     Ok(())
 }
 
-/// Inserts a hand's events (`from_seq..` in order) and queues them for the club's
-/// order (`log_queue`, read by [`sequence_club`]).
+/// Inserts a hand's events (`from_seq..` in order). The sequencer finds them from the
+/// hand's cursor ([`sequence_club`]).
 async fn insert_events(
     tx: &deadpool_postgres::Transaction<'_>,
     events: &[EventRow],
 ) -> Result<(), Fail> {
-    let (Some(first), Some(last)) = (events.first(), events.last()) else {
-        return Ok(());
-    };
     let stmt = tx
         .prepare_cached(
             "INSERT INTO events \
@@ -537,18 +535,6 @@ async fn insert_events(
             _ => Fail::Store(map_pg(e)),
         })?;
     }
-    let stmt = tx
-        .prepare_cached(
-            "INSERT INTO log_queue (club_id, hand_id, from_seq, to_seq) VALUES ($1, $2, $3, $4)",
-        )
-        .await
-        .map_err(map_pg)?;
-    tx.execute(
-        &stmt,
-        &[&first.club_id, &first.hand_id, &first.seq, &(last.seq + 1)],
-    )
-    .await
-    .map_err(map_pg)?;
     Ok(())
 }
 
@@ -624,17 +610,28 @@ async fn next_seq_of(
     club_id: &str,
     hand_id: &str,
 ) -> Result<Option<i64>, tokio_postgres::Error> {
+    Ok(log_end_of(client, club_id, hand_id).await?.map(|(n, _)| n))
+}
+
+/// The hand's next `seq`, and whether it has ended (completed or abandoned: it takes no
+/// more events, see `batch::first_events_sql`); `None` for an unknown hand.
+async fn log_end_of(
+    client: &impl GenericClient,
+    club_id: &str,
+    hand_id: &str,
+) -> Result<Option<(i64, bool)>, tokio_postgres::Error> {
     let stmt = client
         .prepare_cached(concat!(
             "SELECT ",
             next_seq_sql!(),
-            " FROM hands h WHERE h.club_id = $1 AND h.hand_id = $2"
+            ", h.status IN ('completed', 'abandoned') \
+             FROM hands h WHERE h.club_id = $1 AND h.hand_id = $2"
         ))
         .await?;
     client
         .query_opt(&stmt, &[&club_id, &hand_id])
         .await?
-        .map(|row| row.try_get(0))
+        .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
         .transpose()
 }
 
@@ -1256,26 +1253,26 @@ impl Store for PgStore {
             .collect()
     }
 
-    async fn sequence(&self, club_id: &str, max_appends: i64) -> Result<u64, StoreError> {
-        sequence_club(&self.pool, club_id, max_appends).await
+    async fn sequence(&self, club_id: &str, max_events: i64) -> Result<u64, StoreError> {
+        sequence_club(&self.pool, club_id, max_events).await
     }
 
     async fn clubs_to_sequence(&self) -> Result<Vec<String>, StoreError> {
         let client = self.client().await?;
         let stmt = client
-            // The distinct clubs of the queue by a skip scan of its primary key: one
-            // index descent per club that has waiting appends, however many clubs there
-            // are and however many deleted rows wait for vacuum. The one statement that
-            // reads across clubs, for the sequencer, not a request; distributed by club
-            // it becomes `SELECT DISTINCT club_id FROM log_queue` (docs/SCALING.md).
+            // The clubs with a cursor that has committed events past it, or whose hand
+            // has ended (its cursor is to go): two probes of a primary key per cursor,
+            // and there is one cursor per hand in progress. The one statement that reads
+            // across clubs, for the sequencer, not a request (docs/SCALING.md).
             .prepare_cached(
-                "WITH RECURSIVE c(club_id) AS ( \
-                     (SELECT club_id FROM log_queue ORDER BY club_id LIMIT 1) \
-                     UNION ALL \
-                     SELECT (SELECT q.club_id FROM log_queue q WHERE q.club_id > c.club_id \
-                             ORDER BY q.club_id LIMIT 1) \
-                     FROM c WHERE c.club_id IS NOT NULL) \
-                 SELECT club_id FROM c WHERE club_id IS NOT NULL",
+                "SELECT DISTINCT l.club_id FROM log_cursors l \
+                 WHERE EXISTS (SELECT 1 FROM events e \
+                               WHERE e.club_id = l.club_id AND e.hand_id = l.hand_id \
+                                 AND e.seq >= l.next_seq) \
+                    OR EXISTS (SELECT 1 FROM hands h \
+                               WHERE h.club_id = l.club_id AND h.hand_id = l.hand_id \
+                                 AND h.status IN ('completed', 'abandoned')) \
+                 ORDER BY l.club_id",
             )
             .await
             .map_err(map_pg)?;
@@ -1539,8 +1536,10 @@ async fn create_hand_one(
         }
         let stmt = tx
             .prepare_cached(&format!(
-                "INSERT INTO hands ({HAND_COLS}) VALUES ($1, $2, $3, $4, $5, $6, 1, \
-                    $7, $8, $9, $10, $11)"
+                // With its cursor for the club's order (`log_cursors`).
+                "WITH h AS (INSERT INTO hands ({HAND_COLS}) VALUES ($1, $2, $3, $4, $5, $6, 1, \
+                    $7, $8, $9, $10, $11) RETURNING club_id, hand_id) \
+                 INSERT INTO log_cursors (club_id, hand_id) SELECT club_id, hand_id FROM h"
             ))
             .await
             .map_err(map_pg)?;
@@ -1605,11 +1604,12 @@ async fn append_one(client: &mut Object, req: &AppendRequest) -> Result<(), Stor
         if let Some(idem) = &req.idem {
             insert_idem(&tx, idem).await?;
         }
-        let found = next_seq_of(&tx, &req.club_id, &req.hand_id)
+        let (found, ended) = log_end_of(&tx, &req.club_id, &req.hand_id)
             .await
             .map_err(map_pg)?
             .ok_or(StoreError::NotFound("hand"))?;
-        if found != req.expected_seq {
+        // A hand that has ended takes no more events (see `batch::first_events_sql`).
+        if found != req.expected_seq || ended {
             return Err(StoreError::Conflict {
                 expected: req.expected_seq,
                 found,
@@ -1651,14 +1651,23 @@ async fn append_one(client: &mut Object, req: &AppendRequest) -> Result<(), Stor
 
 /// The sequencer's step for one club, in one transaction: locks the club's row (so
 /// sequencers of a club take turns, and each batch's gids commit after the previous
-/// batch's), takes up to `max_appends` of the club's queued appends, oldest first,
-/// deletes them from the queue and writes their events' places in `club_log`, from
-/// `clubs.next_gid` on, in queue order and, within an append, in `seq` order. An
-/// append's queue row commits with its events, so every event it names is there; a
-/// hand's later append is queued after its earlier one (it waited for that one's
-/// commit), so a hand's events are ordered by `seq`.
+/// batch's), reads every cursor of the club (`log_cursors`, V14: one per hand whose
+/// events may be waiting) and, from each, the hand's committed events not yet ordered,
+/// and writes up to `max_events` of them in `club_log`, from `clubs.next_gid` on; then
+/// moves the cursors, and deletes those of hands that have ended (completed or
+/// abandoned, in the same snapshot as their events) with every event ordered.
+///
+/// A hand's committed events are a prefix of its `seq`s (an append goes in only right
+/// after the hand's last committed event), so a hand's waiting events are those from its
+/// cursor on; only a gap-free run of them is taken, so an event that went in behind the
+/// store's back with a `seq` past a missing one waits for that one for ever. The order
+/// across hands is that of the transactions that wrote the events, oldest first (by
+/// `age(xmin)`, which wraparound does not disturb; each hand's running newest, so that a
+/// hand's events stay in `seq` order even when a later append's transaction had its id
+/// first), then hand id and `seq`: the order the appends were written in, as the queue's
+/// ids gave it before V14.
 /// Returns how many events it ordered.
-async fn sequence_club(pool: &Pool, club_id: &str, max_appends: i64) -> Result<u64, StoreError> {
+async fn sequence_club(pool: &Pool, club_id: &str, max_events: i64) -> Result<u64, StoreError> {
     let mut client = client_of(pool).await?;
     let tx = client.transaction().await.map_err(map_pg)?;
     let stmt = tx
@@ -1669,29 +1678,44 @@ async fn sequence_club(pool: &Pool, club_id: &str, max_appends: i64) -> Result<u
         return Ok(0);
     };
     let first: i64 = get(&row, "next_gid")?;
-    // Queue rows are deleted here, so until (auto)vacuum the oldest end of the club's
-    // range is dead rows. A bitmap scan would visit each of them in the heap on every
-    // pass; a plain index scan marks them dead in the index once and skips them after.
-    tx.batch_execute("SET LOCAL enable_bitmapscan = off")
-        .await
-        .map_err(map_pg)?;
     let stmt = tx
         .prepare_cached(
-            // One range of the queue's primary key, up to its $2-th row, rather than
-            // `id IN (first $2 ids)`, which ran as one index probe per row.
-            "WITH q AS ( \
-                 DELETE FROM log_queue WHERE club_id = $1 AND id <= ( \
-                     SELECT max(f.id) FROM ( \
-                         SELECT id FROM log_queue WHERE club_id = $1 ORDER BY id LIMIT $2) f) \
-                 RETURNING id, hand_id, from_seq, to_seq), \
-             e AS ( \
-                 SELECT q.hand_id, s.seq, \
-                        row_number() OVER (ORDER BY q.id, s.seq) - 1 AS n \
-                 FROM q, generate_series(q.from_seq, q.to_seq - 1) AS s(seq)), \
+            "WITH c AS ( \
+                 SELECT l.hand_id, l.next_seq, h.status \
+                 FROM log_cursors l LEFT JOIN hands h \
+                      ON h.club_id = l.club_id AND h.hand_id = l.hand_id \
+                 WHERE l.club_id = $1), \
+             w AS ( \
+                 SELECT c.hand_id, x.seq, x.newness, \
+                        x.seq - c.next_seq + 1 \
+                        - row_number() OVER (PARTITION BY c.hand_id ORDER BY x.seq) AS gap \
+                 FROM c CROSS JOIN LATERAL ( \
+                     SELECT seq, -age(xmin) AS newness FROM events \
+                     WHERE club_id = $1 AND hand_id = c.hand_id AND seq >= c.next_seq \
+                     ORDER BY seq LIMIT $2) x), \
+             k AS ( \
+                 SELECT hand_id, seq, row_number() OVER (ORDER BY t, hand_id, seq) - 1 AS n \
+                 FROM (SELECT hand_id, seq, \
+                              max(newness) OVER (PARTITION BY hand_id ORDER BY seq) AS t \
+                       FROM w WHERE gap = 0) o \
+                 ORDER BY n LIMIT $2), \
              i AS ( \
                  INSERT INTO club_log (club_id, gid, hand_id, seq) \
-                 SELECT $1, $3 + e.n, e.hand_id, e.seq FROM e \
-                 RETURNING 1) \
+                 SELECT $1, $3 + k.n, k.hand_id, k.seq FROM k \
+                 RETURNING 1), \
+             m AS (SELECT hand_id, max(seq) + 1 AS next FROM k GROUP BY hand_id), \
+             d AS ( \
+                 DELETE FROM log_cursors l USING c LEFT JOIN m ON m.hand_id = c.hand_id \
+                 WHERE l.club_id = $1 AND l.hand_id = c.hand_id \
+                   AND c.status IN ('completed', 'abandoned') \
+                   AND NOT EXISTS (SELECT 1 FROM events x \
+                                   WHERE x.club_id = $1 AND x.hand_id = c.hand_id \
+                                     AND x.seq >= COALESCE(m.next, c.next_seq)) \
+                 RETURNING l.hand_id), \
+             u AS ( \
+                 UPDATE log_cursors l SET next_seq = m.next FROM m \
+                 WHERE l.club_id = $1 AND l.hand_id = m.hand_id \
+                   AND m.hand_id NOT IN (SELECT hand_id FROM d)) \
              UPDATE clubs SET next_gid = next_gid + (SELECT count(*) FROM i) \
              WHERE club_id = $1 \
              RETURNING next_gid",
@@ -1699,7 +1723,7 @@ async fn sequence_club(pool: &Pool, club_id: &str, max_appends: i64) -> Result<u
         .await
         .map_err(map_pg)?;
     let row = tx
-        .query_one(&stmt, &[&club_id, &max_appends.max(0), &first])
+        .query_one(&stmt, &[&club_id, &max_events.max(0), &first])
         .await
         .map_err(map_pg)?;
     let next: i64 = get(&row, "next_gid")?;

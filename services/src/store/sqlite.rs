@@ -1166,9 +1166,10 @@ impl Store for SqliteStore {
                 })
                 .map_err(map_sqlite)?
                 .ok_or(StoreError::NotFound("hand"))?;
-            // A quarantined hand takes no more events (one a writer still held in memory
-            // when it was quarantined).
-            if status == HandStatus::Quarantined.as_str() || next_seq != req.expected_seq {
+            // A hand that is over takes no more events: one completed or abandoned (as on
+            // PostgreSQL), or quarantined (one a writer still held in memory when it was
+            // quarantined).
+            if status != HandStatus::InProgress.as_str() || next_seq != req.expected_seq {
                 return Err(StoreError::Conflict {
                     expected: req.expected_seq,
                     found: next_seq,
@@ -1352,7 +1353,7 @@ impl Store for SqliteStore {
         .await
     }
 
-    async fn sequence(&self, _club_id: &str, _max_appends: i64) -> Result<u64, StoreError> {
+    async fn sequence(&self, _club_id: &str, _max_events: i64) -> Result<u64, StoreError> {
         // Appends order their own events (one writer at a time): nothing ever waits.
         Ok(0)
     }

@@ -11,10 +11,10 @@
 //! * a batch of plain writes (appends with no idempotency key and no hand or table
 //!   update, whatever secrets and inputs they carry: nearly all of them; and new hands
 //!   with no idempotency key) is ONE statement in autocommit (`plain_statement`): it
-//!   inserts the new hands with their seats, the first event of each append where its
-//!   hand's log ends just before it, and for the hands that went in the other events,
-//!   their `log_queue` rows, the secrets and the sealed inputs (the openings of private
-//!   actions). Should a new hand be refused (a unique violation), the statement fails
+//!   inserts the new hands with their seats and their cursors for the club's order
+//!   (`log_cursors`), the first event of each append where its hand's log ends just
+//!   before it and its hand has not ended, and for the hands that went in the other
+//!   events, the secrets and the sealed inputs (the openings of private actions). Should a new hand be refused (a unique violation), the statement fails
 //!   as a whole and every write of the batch is retried alone, which says why. When
 //!   the writer knows from its own commits that every append of the batch goes right
 //!   after its hand's last event ([`LogEnds`]: the common case), nothing is checked
@@ -22,14 +22,15 @@
 //! * any other batch is one transaction of a few statements whatever its size:
 //!   1. the idempotency records (one statement per write that has one): a used key
 //!      refuses its write before it writes anything;
-//!   2. each new hand with its player projection (one statement per new hand);
+//!   2. each new hand with its player projection and its cursor (one statement per new
+//!      hand);
 //!   3. every append's first event in one statement, as in the plain statement; an
 //!      append whose first event does not go in is refused (conflict, or unknown hand),
 //!      having written nothing else;
 //!   4. the rows of hands that end and the tables' new match states (one statement
 //!      each per hand that ends);
 //!   5. all sealed secrets in one statement, all sealed inputs in another;
-//!   6. last, all the other events and the `log_queue` rows in one statement;
+//!   6. last, all the other events in one statement;
 //!   7. COMMIT: one WAL flush for the whole batch.
 //!
 //!   Steps 4 to 6 are sent together (pipelined on the connection): the hand rows,
@@ -813,9 +814,9 @@ enum PlainFailed {
 }
 
 /// Plain writes in ONE statement, committed on its own (autocommit): inserts the new
-/// hands and their seats, and the first event of every append whose hand's log ends
-/// just before it ([`first_events_sql`]); then, for those hands, the other events, the
-/// queue rows for the club's order, the secrets and the inputs. One round trip and one
+/// hands with their seats and cursors, and the first event of every append whose hand's
+/// log ends just before it ([`first_events_sql`]); then, for those hands, the other
+/// events, the secrets and the inputs. One round trip and one
 /// WAL flush for the lot. The outcome of each, in `idx` order (`None`: not written, to be
 /// retried alone).
 ///
@@ -881,7 +882,6 @@ async fn plain_statement(
     let f = EventCols::new(&firsts);
     let n = NewHandCols::new(&creates);
     let e = EventCols::new(&others);
-    let q = QueueCols::new(sorted.iter().map(|&i| batch[i].op.events()));
     let x = SecretCols::new(&secrets);
     let o = InputCols::new(&inputs);
 
@@ -916,7 +916,8 @@ async fn plain_statement(
                  RETURNING hand_id), \
              p AS ( \
                  INSERT INTO hand_players (club_id, hand_id, seat, player, started_ms) \
-                 SELECT $1, p.* FROM unnest({players}) AS p(hand_id, seat, player, started_ms))"
+                 SELECT $1, p.* FROM unnest({players}) AS p(hand_id, seat, player, started_ms)), \
+             c AS (INSERT INTO log_cursors (club_id, hand_id) SELECT $1, hand_id FROM n)"
         ));
         params.extend(n.params());
         ok.push("SELECT hand_id FROM n");
@@ -943,13 +944,6 @@ async fn plain_statement(
         ));
         params.extend(e.params());
     }
-    parts.push(format!(
-        "q AS ( \
-             INSERT INTO log_queue (club_id, hand_id, from_seq, to_seq) \
-             SELECT $1, q.* FROM unnest({}) AS q(hand_id, from_seq, to_seq){only_ok})",
-        placeholders(params.len(), QueueCols::TYPES)
-    ));
-    params.extend(q.params());
     if !secrets.is_empty() {
         parts.push(format!(
             "s AS ( \
@@ -1023,18 +1017,16 @@ async fn plain_statement(
 /// The commonest batch of all, at low load: one append of one event, known to go right
 /// after its hand's log end (see [`LogEnds`]), with no secret or input. Its own statement
 /// of plain values, with the same meaning as [`plain_statement`]'s for it (the event goes
-/// in unchecked with its `log_queue` row, or a unique violation fails the statement and
-/// the write is retried alone): without the arrays, `unnest` and the parts a batch of
-/// several needs, the database does a third less work for it (ops/README.md, sixth round).
+/// in unchecked, or a unique violation fails the statement and the write is retried
+/// alone): without the arrays, `unnest` and the parts a batch of several needs, the
+/// database does a third less work for it (ops/README.md, sixth round). The event is all
+/// it writes: the sequencer finds it from its hand's cursor (`log_cursors`).
 async fn lone_event(client: &Object, e: &EventRow) -> Result<(), PlainFailed> {
     let stmt = client
         .prepare_cached(
-            "WITH r AS ( \
-                 INSERT INTO events \
-                 (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)) \
-             INSERT INTO log_queue (club_id, hand_id, from_seq, to_seq) \
-             VALUES ($1, $2, $3, $3 + 1)",
+            "INSERT INTO events \
+             (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .await
         .map_err(|_| PlainFailed::RetryAlone)?;
@@ -1247,7 +1239,7 @@ async fn stage_all(
 
     // 4.-6. The rows of hands that end and the tables' new match states (statements of
     //    their own per hand that ends), all sealed secrets in one statement, all sealed
-    //    inputs in one, and last every other event with the queue rows in one: sent
+    //    inputs in one, and last every other event in one: sent
     //    together (pipelined) and run by the server in the order sent, so they cost one
     //    round trip, not one each.
     let ends: Vec<(usize, &AppendRequest)> = live
@@ -1355,7 +1347,9 @@ async fn stage_create(tx: &Transaction<'_>, hand: &HandRow) -> Result<(), tokio_
         .prepare_cached(&format!(
             "WITH h AS (INSERT INTO hands ({HAND_COLS}) \
                         VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $9, $10, $11) \
-                        RETURNING club_id, hand_id) \
+                        RETURNING club_id, hand_id), \
+                  c AS (INSERT INTO log_cursors (club_id, hand_id) \
+                        SELECT club_id, hand_id FROM h) \
              INSERT INTO hand_players (club_id, hand_id, seat, player, started_ms) \
              SELECT h.club_id, h.hand_id, (p.ord - 1)::smallint, p.player, $8 \
              FROM h, unnest($7::text[]) WITH ORDINALITY AS p(player, ord)"
@@ -1379,6 +1373,11 @@ async fn stage_create(tx: &Transaction<'_>, hand: &HandRow) -> Result<(), tokio_
 /// ANY(...)` was planned, on young statistics, as a walk of every hand of the club
 /// through another index: 1,100 rows read per batch after a minute of the benchmark,
 /// growing with the club.)
+///
+/// A hand that has been completed or abandoned takes no more events: once the write that
+/// ended it is in, its cursor for the club's order can go (`log_cursors`, V14). A writer
+/// whose append raced that end wanted the end's `seq` and finds it taken; a writer that
+/// knows its hand's log end ([`LogEnds`]) forgets it when it ends the hand itself.
 macro_rules! first_events_sql {
     () => {
         "INSERT INTO events \
@@ -1390,6 +1389,9 @@ macro_rules! first_events_sql {
          WHERE (SELECT p.seq FROM events p \
                 WHERE p.club_id = $1 AND p.hand_id = e.hand_id \
                 ORDER BY p.seq DESC LIMIT 1) = e.seq - 1 \
+           AND (SELECT h.status FROM hands h \
+                WHERE h.club_id = $1 AND h.hand_id = e.hand_id) \
+               NOT IN ('completed', 'abandoned') \
          ON CONFLICT (club_id, hand_id, seq) DO NOTHING \
          RETURNING hand_id"
     };
@@ -1635,39 +1637,6 @@ async fn next_seqs(
     Ok(found)
 }
 
-/// Queue rows for the club's order, one per write: its hand and the `seq` range
-/// `from..to` of its events.
-struct QueueCols<'a> {
-    hand: Vec<&'a str>,
-    from: Vec<i64>,
-    to: Vec<i64>,
-}
-
-impl<'a> QueueCols<'a> {
-    const TYPES: &'static [&'static str] = &["text[]", "int8[]", "int8[]"];
-
-    /// The arrays as statement parameters, in the order of [`Self::TYPES`].
-    fn params(&self) -> [&(dyn ToSql + Sync); 3] {
-        [&self.hand, &self.from, &self.to]
-    }
-
-    fn new(writes: impl Iterator<Item = &'a [EventRow]>) -> Self {
-        let mut q = QueueCols {
-            hand: Vec::new(),
-            from: Vec::new(),
-            to: Vec::new(),
-        };
-        for evs in writes {
-            if let (Some(first), Some(last)) = (evs.first(), evs.last()) {
-                q.hand.push(first.hand_id.as_str());
-                q.from.push(first.seq);
-                q.to.push(last.seq + 1);
-            }
-        }
-        q
-    }
-}
-
 /// The table's new match state if its version is the expected one; else why not.
 async fn update_table(
     tx: &Transaction<'_>,
@@ -1770,8 +1739,7 @@ async fn insert_inputs(
 }
 
 /// The last statement of the batch: inserts the events of every accepted write but the
-/// appends' first ones (in already, step 3), and queues each write's events for the
-/// club's order. `false` if not every event went in.
+/// appends' first ones (in already, step 3). `false` if not every event went in.
 async fn insert_events(
     tx: &Transaction<'_>,
     batch: &[Pending],
@@ -1787,24 +1755,18 @@ async fn insert_events(
         .collect();
     let club = batch[accepted[0]].op.club();
     let n = i64::try_from(events.len()).unwrap_or(i64::MAX);
-    let q = QueueCols::new(accepted.iter().map(|&i| batch[i].op.events()));
     let e = EventCols::new(&events);
     let stmt = tx
         .prepare_cached(
-            "WITH q AS ( \
-                 INSERT INTO log_queue (club_id, hand_id, from_seq, to_seq) \
-                 SELECT $1, q.* FROM unnest($2::text[], $3::int8[], $4::int8[]) \
-                      AS q(hand_id, from_seq, to_seq)) \
-             INSERT INTO events \
+            "INSERT INTO events \
              (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
              SELECT $1, e.* \
-             FROM unnest($5::text[], $6::int8[], $7::text[], $8::text[], $9::text[], \
-                         $10::jsonb[], $11::int8[]) \
+             FROM unnest($2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], \
+                         $7::jsonb[], $8::int8[]) \
                   AS e(hand_id, seq, kind, hash, prev_hash, record, created_ms)",
         )
         .await?;
     let mut params: Vec<&(dyn ToSql + Sync)> = vec![&club];
-    params.extend(q.params());
     params.extend(e.params());
     let inserted = tx.execute(&stmt, &params).await?;
     Ok(i64::try_from(inserted).ok() == Some(n))
