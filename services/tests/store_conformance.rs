@@ -2192,6 +2192,91 @@ async fn pg_plain_and_keyed_appends_race_for_one_seq() {
     .await
 }
 
+/// The ends of hands whose log ends the writer knows, with no idempotency key, go in one
+/// statement (V15): the hands' rows and tables' states with their events. Ends sent at
+/// once, one with a stale table version and one of a quarantined hand among them, each
+/// get their own outcome, with nothing half-written: the statement fails as a whole on
+/// a refusal and every end runs alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_hand_ends_in_one_statement_keep_their_own_outcomes() {
+    run_pg(|h| async move {
+        let s = &*h.store;
+        club_with_table(s, "c1", "t1").await;
+        for t in ["t2", "t3", "t4"] {
+            s.create_table(&table("c1", t, "hokm", &PLAYERS), None)
+                .await
+                .unwrap();
+        }
+        for round in 0..4i64 {
+            for t in 1..=4 {
+                let (tid, hid) = (format!("t{t}"), format!("h{t}-{round}"));
+                start_hand(
+                    s,
+                    &hand("c1", &hid, &tid, "hokm", 1 + round, 5_000, &PLAYERS),
+                )
+                .await;
+                s.append(&append_req("c1", &hid, 1, 1)).await.unwrap();
+            }
+            // h4 is set aside while its writer still holds it.
+            s.quarantine_hand(&quarantine_req(
+                "c1",
+                &format!("h4-{round}"),
+                HandStatus::InProgress,
+            ))
+            .await
+            .unwrap();
+            let end = |t: i64, version: i64| {
+                let mut e = append_req("c1", &format!("h{t}-{round}"), 2, 2);
+                e.hand_update = Some(completion());
+                e.table_update = Some(TableUpdate {
+                    table_id: format!("t{t}"),
+                    expected_match_version: version,
+                    match_state: json!({ "round": round }),
+                });
+                e
+            };
+            // t2's version is stale (it is `round`).
+            let (e1, e2, e3, e4) = (
+                end(1, round),
+                end(2, round + 7),
+                end(3, round),
+                end(4, round),
+            );
+            let (a, b, c, d) =
+                tokio::join!(s.append(&e1), s.append(&e2), s.append(&e3), s.append(&e4));
+            a.unwrap();
+            c.unwrap();
+            assert_eq!(conflict(b), (round + 7, round));
+            assert!(matches!(d, Err(StoreError::Conflict { .. })), "{d:?}");
+            for (t, ended) in [(1, true), (2, false), (3, true), (4, false)] {
+                let hid = format!("h{t}-{round}");
+                let row = s.get_hand("c1", &hid).await.unwrap().unwrap();
+                let table = s.get_table("c1", &format!("t{t}")).await.unwrap().unwrap();
+                let want_status = match (t, ended) {
+                    (4, _) => HandStatus::Quarantined,
+                    (_, true) => HandStatus::Completed,
+                    _ => HandStatus::InProgress,
+                };
+                assert_eq!(row.status, want_status, "{hid}");
+                assert_eq!(
+                    seqs(s, "c1", &hid).await.len(),
+                    if ended { 4 } else { 2 },
+                    "{hid}"
+                );
+                let version = match t {
+                    1 | 3 => round + 1,
+                    2 => round,
+                    _ => 0,
+                };
+                assert_eq!(table.match_version, version, "t{t}");
+            }
+            // t2's hand ends with the right version after all.
+            s.append(&end(2, round)).await.unwrap();
+        }
+    })
+    .await
+}
+
 /// New hands without an idempotency key go in the same statement as plain appends. A
 /// new hand the database refuses (here: its table has a hand in progress) fails that
 /// statement as a whole; every write of the batch then runs alone and gets its own

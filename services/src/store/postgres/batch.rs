@@ -19,6 +19,12 @@
 //!   the writer knows from its own commits that every append of the batch goes right
 //!   after its hand's last event ([`LogEnds`]: the common case), nothing is checked
 //!   and every row goes in, or a unique violation fails the statement as above;
+//! * a batch of hand ends (appends with a hand or table update) with no idempotency key,
+//!   every one known to go right after its hand's last event, is one statement too: the
+//!   plain statement with each hand's row and table's state updated in it (each by its
+//!   primary key), and a check that every one of them was, which raises
+//!   `dealer_refuse` (V15) when not, so that the statement fails as a whole and every
+//!   write is retried alone, which says why (a stale table version, a quarantined hand);
 //! * any other batch is one transaction of a few statements whatever its size:
 //!   1. the idempotency records (one statement per write that has one): a used key
 //!      refuses its write before it writes anything;
@@ -91,8 +97,8 @@ pub(super) const MAX_BATCH: usize = 64;
 pub(super) const MAX_LEADERS: usize = 2;
 
 /// Most batches of other writes (hand ends, writes with an idempotency key) of one
-/// club in flight at once, besides the plain ones: such a batch is a transaction of a
-/// few round trips, and holding one of the plain leaders for it stalled the plain
+/// club in flight at once, besides the plain ones: such a batch is one statement (hand
+/// ends the writer knows the log ends of) or a transaction of a few round trips, and holding one of the plain leaders for it stalled the plain
 /// writes behind it (a fifth of the leaders' time went to ends, 1 write in 50).
 pub(super) const MAX_OTHER_LEADERS: usize = 1;
 
@@ -658,7 +664,7 @@ async fn lead(mut guard: LeadGuard, pool: Pool) {
         let generation = writer.generation();
         let outcomes = match opened {
             Ok(()) => {
-                let known = kind == Kind::Plain && writer.all_known(&club, &batch);
+                let known = writer.all_known(&club, &batch);
                 run(&pool, &mut conn, &batch, known).await
             }
             Err(e) => batch.iter().map(|_| Err(copy_err(&e))).collect(),
@@ -695,8 +701,8 @@ fn copy_err(e: &StoreError) -> StoreError {
 
 /// The outcome of every write of the batch, in batch order, on the leader's
 /// connection `conn` (replaced through [`open`] should the database close it).
-/// `known`: every append of the batch, all plain, goes right after its hand's log end
-/// as this writer committed it (see [`LogEnds`]).
+/// `known`: every append of the batch goes right after its hand's log end as this
+/// writer committed it (see [`LogEnds`]).
 async fn run(
     pool: &Pool,
     conn: &mut Option<Object>,
@@ -707,7 +713,10 @@ async fn run(
     let mut outcomes: Vec<Option<Result<(), StoreError>>> = batch.iter().map(|_| None).collect();
     // A batch of plain appends only (the common case) goes in one statement; any other
     // batch in one transaction of a few statements (one WAL flush either way).
-    let all_plain = batch.iter().all(|p| is_plain(&p.op));
+    // So does a batch of hand ends the writer knows the log ends of, with no
+    // idempotency key: their checks are part of the statement (see `plain_statement`).
+    let all_plain =
+        batch.iter().all(|p| is_plain(&p.op)) || (known && batch.iter().all(|p| idem_free(&p.op)));
     if all_plain {
         let idx: Vec<usize> = (0..batch.len()).collect();
         let plain = match open(pool, conn).await {
@@ -793,6 +802,15 @@ async fn open<'c>(pool: &Pool, conn: &'c mut Option<Object>) -> Result<&'c mut O
     }
 }
 
+/// A write with no idempotency record: it fits the one-statement path when its hand's
+/// log end is known (a hand's end too, see [`plain_statement`]).
+fn idem_free(op: &Op) -> bool {
+    match op {
+        Op::Append(r) => r.idem.is_none(),
+        Op::Create { idem, .. } => idem.is_none(),
+    }
+}
+
 /// A write that fits the one-statement path: an append that writes events, secrets and
 /// inputs only (not the hand's row, its table or an idempotency record), or a new hand
 /// without an idempotency record.
@@ -832,11 +850,12 @@ async fn plain_statement(
 ) -> Result<Vec<Option<Result<(), StoreError>>>, PlainFailed> {
     if let [i] = idx {
         if let Op::Append(r) = &batch[*i].op {
-            if let ([event], true, true, true) = (
+            if let ([event], true, true, true, true) = (
                 r.events.as_slice(),
                 known,
                 r.new_secrets.is_empty(),
                 r.new_inputs.is_empty(),
+                r.hand_update.is_none() && r.table_update.is_none(),
             ) {
                 return lone_event(client, event).await.map(|()| vec![Some(Ok(()))]);
             }
@@ -846,6 +865,8 @@ async fn plain_statement(
     let mut sorted: Vec<usize> = idx.to_vec();
     sorted.sort_by(|&a, &b| batch[a].op.hand().cmp(batch[b].op.hand()));
     let mut appends: Vec<&AppendRequest> = Vec::new();
+    // Appends that end their hand (or move its table's match on): only when known.
+    let mut ends: Vec<&AppendRequest> = Vec::new();
     let mut creates: Vec<&HandRow> = Vec::new();
     // The events that go in unchecked: those after the appends' first ones (all of an
     // append's when it is known), and the new hands' first events.
@@ -857,6 +878,9 @@ async fn plain_statement(
         match &batch[i].op {
             Op::Append(r) => {
                 appends.push(r);
+                if r.hand_update.is_some() || r.table_update.is_some() {
+                    ends.push(r);
+                }
                 others.extend(r.events.iter().skip(skip));
                 secrets.extend(r.new_secrets.iter());
                 inputs.extend(r.new_inputs.iter());
@@ -873,6 +897,10 @@ async fn plain_statement(
             }
         }
     }
+    if !ends.is_empty() && !known {
+        // Their checks would need the first events' outcomes: a transaction's work.
+        return Err(PlainFailed::RetryAlone);
+    }
     let club = batch[sorted[0]].op.club();
     let firsts: Vec<&EventRow> = if known {
         Vec::new()
@@ -884,6 +912,7 @@ async fn plain_statement(
     let e = EventCols::new(&others);
     let x = SecretCols::new(&secrets);
     let o = InputCols::new(&inputs);
+    let u: Vec<EndCols> = ends.iter().map(|r| EndCols::new(r)).collect();
 
     // The statement names only the parts this batch has: nearly every write is an
     // append of one event without a new shuffle, and each part of the statement costs
@@ -964,7 +993,60 @@ async fn plain_statement(
         ));
         params.extend(o.params());
     }
-    let sql = if known {
+    let mut check = String::new();
+    if !ends.is_empty() {
+        // Per append that ends its hand: the hand's row, unless quarantined (as
+        // `update_hand_row`), and its table's new match state where the version is the
+        // expected one and the table is the hand's (as `end_hand`); should one miss its
+        // row, the statement fails as a whole and every write is retried alone, which
+        // says why. One statement part per row, each by its primary key: an `UPDATE ...
+        // FROM unnest(...)` could be planned as a walk of the club's hands (see
+        // `first_events_sql`). A batch has few ends (one, nearly always).
+        let mut checks: Vec<String> = Vec::new();
+        for (k, e) in u.iter().enumerate() {
+            let n = params.len();
+            parts.push(format!(
+                "uh{k} AS ( \
+                     UPDATE hands SET next_seq = ${}, status = COALESCE(${}, status), \
+                         ended_ms = COALESCE(${}, ended_ms), \
+                         outcome = COALESCE(${}, outcome), \
+                         abandon_reason = COALESCE(${}, abandon_reason) \
+                     WHERE club_id = $1 AND hand_id = ${} AND status <> 'quarantined' \
+                     RETURNING table_id)",
+                n + 1,
+                n + 2,
+                n + 3,
+                n + 4,
+                n + 5,
+                n + 6
+            ));
+            params.extend(e.hand_params());
+            checks.push(format!("(SELECT count(*) FROM uh{k}) = 1"));
+            if let Some(t) = e.table_params() {
+                let n = params.len();
+                parts.push(format!(
+                    "ut{k} AS ( \
+                         UPDATE game_tables \
+                         SET match_state = ${}, match_version = match_version + 1 \
+                         WHERE club_id = $1 AND table_id = ${} AND match_version = ${} \
+                           AND table_id = (SELECT table_id FROM uh{k}) \
+                         RETURNING 1)",
+                    n + 1,
+                    n + 2,
+                    n + 3
+                ));
+                params.extend(t);
+                checks.push(format!("(SELECT count(*) FROM ut{k}) = 1"));
+            }
+        }
+        check = format!(
+            "CASE WHEN {} THEN 1 ELSE dealer_refuse('hand end') END",
+            checks.join(" AND ")
+        );
+    }
+    let sql = if known && !check.is_empty() {
+        format!("WITH {} SELECT {check}", parts.join(", "))
+    } else if known {
         format!("WITH {} SELECT 1", parts.join(", "))
     } else {
         format!("WITH {} SELECT hand_id FROM ok", parts.join(", "))
@@ -1446,6 +1528,52 @@ async fn update_hand_row(
         )
         .await?;
     row.map(|r| r.try_get(0)).transpose()
+}
+
+/// The hand row and table state an append that ends its hand (or moves its table's match
+/// on) writes, as statement parameters: see [`plain_statement`].
+struct EndCols<'a> {
+    hand: &'a str,
+    next: i64,
+    status: Option<&'a str>,
+    ended_ms: Option<i64>,
+    outcome: Option<&'a Value>,
+    reason: Option<&'a str>,
+    table: Option<&'a TableUpdate>,
+}
+
+impl<'a> EndCols<'a> {
+    fn new(r: &'a AppendRequest) -> Self {
+        let hu = r.hand_update.as_ref();
+        EndCols {
+            hand: &r.hand_id,
+            next: r.expected_seq + i64::try_from(r.events.len()).unwrap_or(i64::MAX),
+            status: hu.map(|u| u.status.as_str()),
+            ended_ms: hu.and_then(|u| u.ended_ms),
+            outcome: hu.and_then(|u| u.outcome.as_ref()),
+            reason: hu.and_then(|u| u.abandon_reason.as_deref()),
+            table: r.table_update.as_ref(),
+        }
+    }
+
+    /// The hand row's: next seq, status, end time, outcome, abandon reason, hand id.
+    fn hand_params(&self) -> [&(dyn ToSql + Sync); 6] {
+        [
+            &self.next,
+            &self.status,
+            &self.ended_ms,
+            &self.outcome,
+            &self.reason,
+            &self.hand,
+        ]
+    }
+
+    /// The table's, if any: new match state, table id, expected version.
+    fn table_params(&self) -> Option<[&(dyn ToSql + Sync); 3]> {
+        self.table.map(|t| -> [&(dyn ToSql + Sync); 3] {
+            [&t.match_state, &t.table_id, &t.expected_match_version]
+        })
+    }
 }
 
 /// Event columns, one element per event (the club is a parameter of its own).
