@@ -2951,14 +2951,8 @@ async fn pg_a_finished_hands_cursor_goes_once_its_events_are_ordered() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pg_migration_14_starts_each_cursor_at_the_first_waiting_event() {
     run_pg_empty(|cfg| async move {
-        let (client, conn) = cfg.connect(NoTls).await.unwrap();
-        let driver = tokio::spawn(conn);
-        client
-            .batch_execute(include_str!("../../schema/postgres/V1__initial.sql"))
-            .await
-            .unwrap();
         // h1 (events 0, 1) and h2 (event 0) in progress, all ordered by V2.
-        client.batch_execute(&v1_rows("{a}")).await.unwrap();
+        let (client, driver) = pg_v1_with_rows(&cfg).await;
         for sql in [
             include_str!("../../schema/postgres/V2__club_log_sequencer.sql"),
             include_str!("../../schema/postgres/V3__hand_row_at_start_and_end.sql"),
@@ -3036,13 +3030,7 @@ async fn pg_migration_14_starts_each_cursor_at_the_first_waiting_event() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pg_migration_2_keeps_the_v1_order() {
     run_pg_empty(|cfg| async move {
-        let (client, conn) = cfg.connect(NoTls).await.unwrap();
-        let driver = tokio::spawn(conn);
-        client
-            .batch_execute(include_str!("../../schema/postgres/V1__initial.sql"))
-            .await
-            .unwrap();
-        client.batch_execute(&v1_rows("{a}")).await.unwrap();
+        let (client, driver) = pg_v1_with_rows(&cfg).await;
         client
             .batch_execute(include_str!(
                 "../../schema/postgres/V2__club_log_sequencer.sql"
@@ -3301,6 +3289,24 @@ async fn sqlite_migration_5_routes_the_tokens_issued_before_it() {
 
 /// Rows as V1 wrote them: two hands whose events interleave in the club's order.
 /// `players` is the database's literal for a list of one player.
+/// A connection to an empty PostgreSQL database on which the V1 file has run, with the
+/// rows [`V1_ROWS`] as V1 wrote them; and the task driving the connection.
+async fn pg_v1_with_rows(
+    cfg: &tokio_postgres::Config,
+) -> (
+    tokio_postgres::Client,
+    tokio::task::JoinHandle<Result<(), tokio_postgres::Error>>,
+) {
+    let (client, conn) = cfg.connect(NoTls).await.unwrap();
+    let driver = tokio::spawn(conn);
+    client
+        .batch_execute(include_str!("../../schema/postgres/V1__initial.sql"))
+        .await
+        .unwrap();
+    client.batch_execute(&v1_rows("{a}")).await.unwrap();
+    (client, driver)
+}
+
 fn v1_rows(players: &str) -> String {
     V1_ROWS.replace("PLAYERS", players)
 }
