@@ -711,13 +711,13 @@ async fn run(
 ) -> Vec<Result<(), StoreError>> {
     // Decided outcomes; `None` once the batch is over means: retry alone.
     let mut outcomes: Vec<Option<Result<(), StoreError>>> = batch.iter().map(|_| None).collect();
-    // A batch of plain appends only (the common case) goes in one statement; any other
-    // batch in one transaction of a few statements (one WAL flush either way).
-    // So does a batch of hand ends the writer knows the log ends of, with no
-    // idempotency key: their checks are part of the statement (see `plain_statement`).
-    let all_plain =
-        batch.iter().all(|p| is_plain(&p.op)) || (known && batch.iter().all(|p| idem_free(&p.op)));
-    if all_plain {
+    // A batch of plain writes only (the common case) goes in one statement, and so does
+    // one whose appends are all known, hand ends included, with no idempotency key (the
+    // ends' checks are part of the statement, see `plain_statement`); any other batch in
+    // one transaction of a few statements (one WAL flush either way).
+    let one_statement = batch.iter().all(|p| is_plain(&p.op))
+        || (known && batch.iter().all(|p| p.op.idem_key().is_none()));
+    if one_statement {
         let idx: Vec<usize> = (0..batch.len()).collect();
         let plain = match open(pool, conn).await {
             Ok(client) => plain_statement(client, batch, &idx, known).await,
@@ -744,7 +744,7 @@ async fn run(
         }
     }
     // Writes left out of the next attempt (refused, decided, or to be retried alone).
-    let mut out: Vec<bool> = vec![all_plain; batch.len()];
+    let mut out: Vec<bool> = vec![one_statement; batch.len()];
     // Bounded: every restart leaves out one more write.
     for _ in 0..=batch.len() {
         if out.iter().all(|&o| o) {
@@ -799,15 +799,6 @@ async fn open<'c>(pool: &Pool, conn: &'c mut Option<Object>) -> Result<&'c mut O
     match conn {
         Some(c) => Ok(c),
         None => Ok(conn.insert(client_of(pool).await?)),
-    }
-}
-
-/// A write with no idempotency record: it fits the one-statement path when its hand's
-/// log end is known (a hand's end too, see [`plain_statement`]).
-fn idem_free(op: &Op) -> bool {
-    match op {
-        Op::Append(r) => r.idem.is_none(),
-        Op::Create { idem, .. } => idem.is_none(),
     }
 }
 
@@ -993,7 +984,8 @@ async fn plain_statement(
         ));
         params.extend(o.params());
     }
-    let mut check = String::new();
+    // What a known batch's statement returns: 1, or a refusal (hand ends).
+    let mut check = String::from("1");
     if !ends.is_empty() {
         // Per append that ends its hand: the hand's row, unless quarantined (as
         // `update_hand_row`), and its table's new match state where the version is the
@@ -1044,10 +1036,8 @@ async fn plain_statement(
             checks.join(" AND ")
         );
     }
-    let sql = if known && !check.is_empty() {
+    let sql = if known {
         format!("WITH {} SELECT {check}", parts.join(", "))
-    } else if known {
-        format!("WITH {} SELECT 1", parts.join(", "))
     } else {
         format!("WITH {} SELECT hand_id FROM ok", parts.join(", "))
     };
