@@ -8,8 +8,11 @@
 //! Recorded responses are sealed with the seal key: some hold a secret shown once (seat
 //! tokens) or a seat's own cards, which the database must not hold in the clear.
 
+use actix_web::http::header::ContentType;
 use actix_web::http::StatusCode;
 use actix_web::HttpResponse;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
@@ -70,18 +73,27 @@ impl IdemKey {
 pub struct Reply {
     /// The status.
     pub status: StatusCode,
-    /// The JSON body.
-    pub body: Value,
+    /// The JSON body, serialized once: the same bytes are sent and, under an idempotency
+    /// key, recorded (a write's answer built as a `Value` tree first, then serialized,
+    /// cost about 5% of the service's CPU at 32 tables).
+    pub body: Box<RawValue>,
     /// Whether it is a recorded response replayed.
     pub replayed: bool,
 }
 
+/// A recorded response as sealed in its idempotency row: `{"status", "body"}`.
+#[derive(Serialize, Deserialize)]
+struct Recorded<B> {
+    status: u16,
+    body: B,
+}
+
 impl Reply {
     /// A fresh response.
-    pub fn new(status: StatusCode, body: impl serde::Serialize) -> ApiResult<Reply> {
+    pub fn new(status: StatusCode, body: impl Serialize) -> ApiResult<Reply> {
         Ok(Reply {
             status,
-            body: serde_json::to_value(body).map_err(ApiError::internal)?,
+            body: serde_json::value::to_raw_value(&body).map_err(ApiError::internal)?,
             replayed: false,
         })
     }
@@ -92,7 +104,8 @@ impl Reply {
         if self.replayed {
             r.insert_header(("Idempotent-Replayed", "true"));
         }
-        r.json(self.body)
+        r.content_type(ContentType::json())
+            .body(String::from(Box::<str>::from(self.body)))
     }
 }
 
@@ -124,10 +137,10 @@ impl IdemCtx {
 
     /// The row recording `reply`, sealed.
     pub fn row(&self, seal: &SealKey, reply: &Reply, now_ms: i64) -> ApiResult<IdemRow> {
-        let plain = serde_json::to_vec(&json!({
-            "status": reply.status.as_u16(),
-            "body": reply.body,
-        }))
+        let plain = serde_json::to_vec(&Recorded {
+            status: reply.status.as_u16(),
+            body: &reply.body,
+        })
         .map_err(ApiError::internal)?;
         let sealed = seal.seal(&aad(&self.club_id, &self.key), &plain)?;
         Ok(IdemRow {
@@ -176,16 +189,13 @@ impl IdemCtx {
             .and_then(|h| hex::decode(h).ok())
             .ok_or_else(|| ApiError::internal("recorded response is not sealed"))?;
         let plain = seal.unseal(&aad(&self.club_id, &self.key), &sealed)?;
-        let v: Value = serde_json::from_slice(&plain).map_err(ApiError::internal)?;
-        let status = v
-            .get("status")
-            .and_then(Value::as_u64)
-            .and_then(|s| u16::try_from(s).ok())
-            .and_then(|s| StatusCode::from_u16(s).ok())
-            .ok_or_else(|| ApiError::internal("recorded response has no status"))?;
+        let v: Recorded<Box<RawValue>> = serde_json::from_slice(&plain)
+            .map_err(|_| ApiError::internal("recorded response is not a status and a body"))?;
+        let status = StatusCode::from_u16(v.status)
+            .map_err(|_| ApiError::internal("recorded response has no valid status"))?;
         Ok(Some(Reply {
             status,
-            body: v.get("body").cloned().unwrap_or(Value::Null),
+            body: v.body,
             replayed: true,
         }))
     }
