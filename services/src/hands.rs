@@ -728,13 +728,20 @@ async fn predecessor(
     club: &str,
     table: &crate::store::TableRow,
     hand_no: i64,
+    known: Option<HandRow>,
 ) -> ApiResult<Option<HandRow>> {
     // One row per number read, by the table's unique hand number (a hand start listed
     // the table's last 16 hands before, each with its next seq: the heaviest of its
-    // reads). Bounded: one read per number, down to the first hand.
+    // reads). Bounded: one read per number, down to the first hand. `known`, the row of
+    // hand `hand_no - 1` when the caller has just read it, is not read again.
     let mut want = hand_no - 1;
+    let mut known = known.filter(|h| h.hand_no == want && h.table_id == table.table_id);
     while want >= 1 {
-        match svc.store.hand_by_no(club, &table.table_id, want).await? {
+        let row = match known.take() {
+            Some(h) => Some(h),
+            None => svc.store.hand_by_no(club, &table.table_id, want).await?,
+        };
+        match row {
             Some(h) if h.status != HandStatus::Quarantined => return Ok(Some(h)),
             Some(_) => want -= 1,
             None => return Err(match_broken(want, "is missing")),
@@ -764,10 +771,22 @@ pub(crate) async fn match_link(
     table: &crate::store::TableRow,
     hand_no: i64,
 ) -> ApiResult<(Option<PrevHand>, Value)> {
+    match_link_after(svc, club, table, hand_no, None).await
+}
+
+/// [`match_link`], given the row of hand `hand_no - 1` when the caller has just read it
+/// (a hand start reads the table's last hand).
+async fn match_link_after(
+    svc: &Service,
+    club: &str,
+    table: &crate::store::TableRow,
+    hand_no: i64,
+    last: Option<HandRow>,
+) -> ApiResult<(Option<PrevHand>, Value)> {
     if hand_no <= 1 {
         return Ok((None, table.match_state.clone()));
     }
-    let Some(prev) = predecessor(svc, club, table, hand_no).await? else {
+    let Some(prev) = predecessor(svc, club, table, hand_no, last).await? else {
         return Ok((None, initial_state(table)?));
     };
     let broken = |why: &str| match_broken(prev.hand_no, why);
@@ -1431,26 +1450,31 @@ pub async fn start(
         return Err(ApiError::not_found("table"));
     }
     let club = caller.club_id.as_str();
-    // Three independent reads, at once (each on a connection of its own): a hand start's
-    // reads are a dozen round trips one after another, and its latency is the table's.
-    let (table, current, hand_no) = tokio::try_join!(
+    // Two independent reads, at once (each on a connection of its own): a hand start's
+    // reads are round trips one after another, and its latency is the table's. The
+    // table's last hand tells whether one is in progress (at most one is, and it is the
+    // last), the next hand's number, and the hand it follows in its match.
+    let (table, last) = tokio::try_join!(
         svc.store.get_table(club, table_id),
-        svc.store.current_hand(club, table_id),
-        svc.store.next_hand_no(club, table_id),
+        svc.store.last_hand(club, table_id),
     )?;
     let table = table.ok_or_else(|| ApiError::not_found("table"))?;
     let game: GameId = table.game.parse().map_err(ApiError::internal)?;
     let engine = registry(game).map_err(ApiError::internal)?;
-    if current.is_some() {
+    if last
+        .as_ref()
+        .is_some_and(|h| h.status == HandStatus::InProgress)
+    {
         return Err(ApiError::new(
             Code::HandInProgress,
             "the table has a hand in progress",
         ));
     }
+    let hand_no = last.as_ref().map_or(1, |h| h.hand_no.saturating_add(1));
     // The match's link to the previous hand and the table's seed chain, read at once;
     // their errors count in this order.
     let (linked, chain) = tokio::join!(
-        match_link(svc, club, &table, hand_no),
+        match_link_after(svc, club, &table, hand_no, last),
         crate::seed_chains::link_for(svc, &table, hand_no),
     );
     let (prev_hand, match_state) = linked?;
@@ -1602,6 +1626,12 @@ pub async fn start(
         Err(e) => return Err(e.into()),
     }
     svc.metrics.hands.with_label_values(&["started"]).inc();
+    // The row as just written is as fresh as one just read: kept, its first action does
+    // not read it back (a read of the row per hand, ops/README.md tenth round).
+    svc.live.read_row(&HandRow {
+        next_seq: i64_of(hand.next_seq()),
+        ..row
+    });
     let slot = svc.live.slot(club, &hand_id);
     *slot.lock().await = Some(Loaded { hand, head });
     Ok(reply)

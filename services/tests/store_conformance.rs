@@ -1641,11 +1641,17 @@ async fn current_hand_and_one_in_progress_per_table(h: Harness) {
         .await
         .unwrap();
     assert_eq!(s.current_hand("c1", "t1").await.unwrap(), None);
+    assert_eq!(s.last_hand("c1", "t1").await.unwrap(), None, "no hand yet");
     let h1 = hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS);
     start_hand(s, &h1).await;
     assert_eq!(
         s.current_hand("c1", "t1").await.unwrap().unwrap().hand_id,
         "h1"
+    );
+    assert_eq!(
+        s.last_hand("c1", "t1").await.unwrap(),
+        s.current_hand("c1", "t1").await.unwrap(),
+        "the hand in progress is the last"
     );
 
     // A second hand on the same table is refused, and leaves no trace.
@@ -1708,6 +1714,16 @@ async fn current_hand_and_one_in_progress_per_table(h: Harness) {
         "h3"
     );
     assert_eq!(s.hand_by_no("c2", "t1", 1).await.unwrap(), None);
+    // The last hand: the highest number, whatever its status, as a read by number gives it.
+    assert_eq!(
+        s.last_hand("c1", "t1").await.unwrap(),
+        s.hand_by_no("c1", "t1", 2).await.unwrap(),
+    );
+    assert_eq!(
+        s.last_hand("c1", "t2").await.unwrap().unwrap().hand_id,
+        "h3"
+    );
+    assert_eq!(s.last_hand("c2", "t1").await.unwrap(), None);
 
     // A taken hand number is a conflict naming the next free one.
     let reused = hand("c1", "h4", "t1", "hokm", 2, 7_000, &PLAYERS);

@@ -324,7 +324,7 @@ async fn a_hand_follows_the_number_before_it_and_a_missing_number_breaks_the_mat
         .await
         .expect("hand 3");
 
-    let before = |no| super::predecessor(&svc, CLUB, &table, no);
+    let before = |no| super::predecessor(&svc, CLUB, &table, no, None);
     assert_eq!(
         before(1).await.unwrap(),
         None,
@@ -334,6 +334,21 @@ async fn a_hand_follows_the_number_before_it_and_a_missing_number_breaks_the_mat
     assert_eq!((h.hand_id.as_str(), h.hand_no), (HAND, 1));
     let h = before(4).await.unwrap().expect("hand 3");
     assert_eq!((h.hand_id.as_str(), h.hand_no), ("h_toy3", 3));
+    // A row of the number before, just read by the caller, is taken as it is; one of
+    // another number is not.
+    let known = HandRow {
+        outcome: Some(json!({"as": "the caller read it"})),
+        ..third.clone()
+    };
+    let h = super::predecessor(&svc, CLUB, &table, 4, Some(known.clone()))
+        .await
+        .unwrap();
+    assert_eq!(h, Some(known.clone()), "the caller's row, not read again");
+    let h = super::predecessor(&svc, CLUB, &table, 2, Some(known))
+        .await
+        .unwrap()
+        .expect("hand 1");
+    assert_eq!((h.hand_id.as_str(), h.hand_no), (HAND, 1));
     let e = before(3).await.expect_err("hand 2 is missing");
     let body = e.body();
     assert_eq!(body["status"], StatusCode::CONFLICT.as_u16(), "{body}");
@@ -345,4 +360,65 @@ async fn a_hand_follows_the_number_before_it_and_a_missing_number_breaks_the_mat
             .contains("hand 2 "),
         "{body}"
     );
+}
+
+/// A hand's start keeps the row it wrote as the running hand's cached row (as a read
+/// would), equal to the row as stored: the hand's first action does not read it back,
+/// and a retry that compares the cached row with the stored one sees no difference.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_started_hands_row_is_cached_as_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let svc = service(dir.path()).await;
+    // A club id of the shape seat tokens carry (the toy's is not).
+    let club = "c_0123456789abcdef";
+    svc.store
+        .create_club(
+            &ClubRow {
+                club_id: club.into(),
+                name: "Bist".into(),
+                created_ms: 0,
+            },
+            &ApiKeyRow {
+                club_id: club.into(),
+                key_id: "k_bist".into(),
+                key_hash: "cd".repeat(32),
+                role: KeyRole::Admin,
+                created_ms: 0,
+            },
+        )
+        .await
+        .expect("club");
+    let admin = crate::auth::Caller {
+        club_id: club.into(),
+        id: "k_bist".into(),
+        role: crate::auth::Role::Admin,
+    };
+    let req = serde_json::from_value(json!({
+        "game": "bist-o-yek",
+        "seats": [{"player": "Azar"}, {"player": "Bahram"}],
+        "client_entropy": false,
+    }))
+    .unwrap();
+    let made = crate::tables::create(&svc, &admin, req, None)
+        .await
+        .expect("a table");
+    let made: Value = serde_json::from_str(made.body.get()).unwrap();
+    let table = made["table_id"].as_str().expect("table_id");
+    let started = super::start(&svc, &admin, table, None)
+        .await
+        .expect("a hand");
+    let started: Value = serde_json::from_str(started.body.get()).unwrap();
+    let hand = started["hand_id"].as_str().expect("hand_id");
+    let stored = svc
+        .store
+        .get_hand(club, hand)
+        .await
+        .unwrap()
+        .expect("the stored row");
+    assert_eq!(
+        svc.live.fresh_row(club, hand),
+        Some(stored.clone()),
+        "the start's row is cached as stored"
+    );
+    assert_eq!(started["next_seq"], stored.next_seq, "{started}");
 }

@@ -734,6 +734,13 @@ pub trait Store: Send + Sync {
         hand_no: i64,
     ) -> Result<Option<HandRow>, StoreError>;
 
+    /// The table's hand with the highest number, if any (whatever its status): at most
+    /// one hand of a table is in progress, and a hand starts only after the one before
+    /// it ended, so this is also the hand in progress when there is one, and one below
+    /// the next hand's number (a hand start's one read of the table's hands).
+    async fn last_hand(&self, club_id: &str, table_id: &str)
+        -> Result<Option<HandRow>, StoreError>;
+
     /// The table's hand in progress, if any.
     async fn current_hand(
         &self,

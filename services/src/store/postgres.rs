@@ -1382,6 +1382,21 @@ impl Store for PgStore {
         one_hand(&client, "h.table_id = $2 AND h.hand_no = $3", &params).await
     }
 
+    async fn last_hand(
+        &self,
+        club_id: &str,
+        table_id: &str,
+    ) -> Result<Option<HandRow>, StoreError> {
+        let client = self.client().await?;
+        // One step back along hands_hand_no_key, as `next_hand_no_on`.
+        one_hand(
+            &client,
+            "h.table_id = $2 ORDER BY h.hand_no DESC LIMIT 1",
+            &[&club_id, &table_id],
+        )
+        .await
+    }
+
     async fn current_hand(
         &self,
         club_id: &str,

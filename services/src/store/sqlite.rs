@@ -1514,6 +1514,19 @@ impl Store for SqliteStore {
         self.one_hand("table_id = ?2 AND hand_no = ?3", args).await
     }
 
+    async fn last_hand(
+        &self,
+        club_id: &str,
+        table_id: &str,
+    ) -> Result<Option<HandRow>, StoreError> {
+        let args = vec![
+            SqlValue::from(club_id.to_owned()),
+            SqlValue::from(table_id.to_owned()),
+        ];
+        self.one_hand("table_id = ?2 ORDER BY hand_no DESC LIMIT 1", args)
+            .await
+    }
+
     async fn current_hand(
         &self,
         club_id: &str,
