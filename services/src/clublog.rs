@@ -234,9 +234,10 @@ pub struct LogBuilder {
 
 impl LogBuilder {
     /// Appends the club's newly ordered events (up to [`LOG_BATCH`]) to its log and
-    /// publishes the tiles and a checkpoint; returns how many leaves it added. Stops
-    /// before an ordered event that the store no longer holds: the log never skips a
-    /// gid, so a deleted event halts its club's log (and `audit` names it).
+    /// publishes the tiles and a checkpoint; returns how many leaves it added. Each
+    /// leaf holds the event's hash as the sequencer ordered it. Stops before a gap in
+    /// what the store gives (an ordered row from before the hashes were kept whose event
+    /// is gone): the log never skips a gid (and `audit` names the gap).
     pub async fn build_club(&mut self, svc: &Service, club: &str) -> Result<u64, LogError> {
         let store = svc.store.as_ref();
         let size = store

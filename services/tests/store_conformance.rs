@@ -215,6 +215,7 @@ conformance!(
     current_hand_and_one_in_progress_per_table,
     clubs_see_only_their_own_rows,
     events_are_append_only_in_the_database,
+    club_leaves_keep_the_hash_as_ordered,
     inputs_go_only_with_their_events,
     quarantine_sets_a_hand_aside,
     seed_chains_by_hand_number,
@@ -1881,6 +1882,59 @@ async fn events_are_append_only_in_the_database(h: Harness) {
     assert_eq!(s.list_events("c1", "h1", 0, 10).await.unwrap(), before);
     // Inserting stays possible (for the store).
     s.append(&append_req("c1", "h1", 3, 1)).await.unwrap();
+}
+
+/// The log builder's leaves carry each event's hash as it was when ordered (PostgreSQL
+/// V16, SQLite V11), read from the club's order alone: an event rewritten behind the
+/// store's back afterwards keeps its leaf (the audit names the difference). A row
+/// ordered before those migrations has no hash of its own and reads its event's; it is
+/// left out once that event is gone (the builder stops at the gap).
+async fn club_leaves_keep_the_hash_as_ordered(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+    s.append(&append_req("c1", "h1", 1, 2)).await.unwrap();
+    sequence_all(s).await.unwrap();
+    let ordered = s.list_club_leaves("c1", 0, 100).await.unwrap();
+    assert_eq!(
+        ordered.iter().map(|l| l.seq).collect::<Vec<_>>(),
+        vec![0, 1, 2]
+    );
+    let behind = |pg: &str, lite: &str| {
+        let sql = if h.is_pg() {
+            format!("BEGIN; ALTER TABLE events DISABLE TRIGGER USER; ALTER TABLE club_log DISABLE TRIGGER USER; {pg} ALTER TABLE events ENABLE TRIGGER USER; ALTER TABLE club_log ENABLE TRIGGER USER; COMMIT;")
+        } else {
+            format!("DROP TRIGGER IF EXISTS events_no_update; DROP TRIGGER IF EXISTS events_no_delete; DROP TRIGGER IF EXISTS club_log_no_update; {lite}")
+        };
+        let h = &h;
+        async move { h.raw_exec(&sql).await.expect("behind the store's back") }
+    };
+    let forged = "ab".repeat(32);
+    let rewrite = format!("UPDATE events SET hash = '{forged}' WHERE seq = 1;");
+    behind(&rewrite, &rewrite).await;
+    assert_eq!(
+        s.list_events("c1", "h1", 1, 1).await.unwrap()[0].hash,
+        forged
+    );
+    assert_eq!(
+        s.list_club_leaves("c1", 0, 100).await.unwrap(),
+        ordered,
+        "the leaves as ordered, not as rewritten"
+    );
+
+    // Rows ordered before the migration: their hashes are the events' as they are now,
+    // and a row whose event is gone is left out.
+    let old = "UPDATE club_log SET hash = NULL; DELETE FROM events WHERE seq = 2;";
+    behind(old, old).await;
+    let leaves = s.list_club_leaves("c1", 0, 100).await.unwrap();
+    assert_eq!(
+        leaves
+            .iter()
+            .map(|l| (l.gid, l.seq, l.hash.as_str()))
+            .collect::<Vec<_>>(),
+        vec![(0, 0, ordered[0].hash.as_str()), (1, 1, forged.as_str())],
+        "read from the events"
+    );
 }
 
 // ---------------------------------------------------------------------------------------

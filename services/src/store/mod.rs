@@ -667,7 +667,10 @@ pub trait Store: Send + Sync {
 
     /// What the club's log needs of [`Store::list_club_events`]: each event's place, hand,
     /// seq and hash, never its record (the log builder's feed: reading and decoding every
-    /// record cost the database more than the rest of the builder's pass).
+    /// record cost the database more than the rest of the builder's pass). The hash is the
+    /// one stored with the event's place when it was ordered (PostgreSQL V16, SQLite V11),
+    /// not read from `events`; a place ordered before has none and gives its event's, and
+    /// is left out when that event is gone.
     async fn list_club_leaves(
         &self,
         club_id: &str,

@@ -1231,9 +1231,18 @@ impl Store for PgStore {
         let client = self.read_client().await?;
         let stmt = client
             .prepare_cached(
-                "SELECT l.gid, e.hand_id, e.seq, e.hash FROM club_log l JOIN events e \
-                 ON e.club_id = l.club_id AND e.hand_id = l.hand_id AND e.seq = l.seq \
-                 WHERE l.club_id = $1 AND l.gid >= $2 ORDER BY l.gid LIMIT $3",
+                // The hash the sequencer wrote (V16); a row ordered before V16 has
+                // none, and reads its event's, which a row whose event is gone lacks
+                // (it is left out: the builder stops at the gap).
+                "SELECT gid, hand_id, seq, hash FROM ( \
+                     SELECT l.gid, l.hand_id, l.seq, \
+                            COALESCE(l.hash, (SELECT e.hash FROM events e \
+                                              WHERE e.club_id = l.club_id \
+                                                AND e.hand_id = l.hand_id \
+                                                AND e.seq = l.seq)) AS hash \
+                     FROM club_log l \
+                     WHERE l.club_id = $1 AND l.gid >= $2 ORDER BY l.gid LIMIT $3) x \
+                 WHERE hash IS NOT NULL",
             )
             .await
             .map_err(map_pg)?;
@@ -1701,22 +1710,23 @@ async fn sequence_club(pool: &Pool, club_id: &str, max_events: i64) -> Result<u6
                       ON h.club_id = l.club_id AND h.hand_id = l.hand_id \
                  WHERE l.club_id = $1), \
              w AS ( \
-                 SELECT c.hand_id, x.seq, x.newness, \
+                 SELECT c.hand_id, x.seq, x.hash, x.newness, \
                         x.seq - c.next_seq + 1 \
                         - row_number() OVER (PARTITION BY c.hand_id ORDER BY x.seq) AS gap \
                  FROM c CROSS JOIN LATERAL ( \
-                     SELECT seq, -age(xmin) AS newness FROM events \
+                     SELECT seq, hash, -age(xmin) AS newness FROM events \
                      WHERE club_id = $1 AND hand_id = c.hand_id AND seq >= c.next_seq \
                      ORDER BY seq LIMIT $2) x), \
              k AS ( \
-                 SELECT hand_id, seq, row_number() OVER (ORDER BY t, hand_id, seq) - 1 AS n \
-                 FROM (SELECT hand_id, seq, \
+                 SELECT hand_id, seq, hash, \
+                        row_number() OVER (ORDER BY t, hand_id, seq) - 1 AS n \
+                 FROM (SELECT hand_id, seq, hash, \
                               max(newness) OVER (PARTITION BY hand_id ORDER BY seq) AS t \
                        FROM w WHERE gap = 0) o \
                  ORDER BY n LIMIT $2), \
              i AS ( \
-                 INSERT INTO club_log (club_id, gid, hand_id, seq) \
-                 SELECT $1, $3 + k.n, k.hand_id, k.seq FROM k \
+                 INSERT INTO club_log (club_id, gid, hand_id, seq, hash) \
+                 SELECT $1, $3 + k.n, k.hand_id, k.seq, k.hash FROM k \
                  RETURNING 1), \
              m AS (SELECT hand_id, max(seq) + 1 AS next FROM k GROUP BY hand_id), \
              d AS ( \

@@ -538,7 +538,9 @@ fn insert_events(tx: &Connection, events: &[EventRow], first_gid: i64) -> Result
         )
         .map_err(map_sqlite)?;
     let mut log = tx
-        .prepare_cached("INSERT INTO club_log (club_id, gid, hand_id, seq) VALUES (?1, ?2, ?3, ?4)")
+        .prepare_cached(
+            "INSERT INTO club_log (club_id, gid, hand_id, seq, hash) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )
         .map_err(map_sqlite)?;
     for (gid, ev) in (first_gid..).zip(events) {
         stmt.execute(params![
@@ -552,7 +554,7 @@ fn insert_events(tx: &Connection, events: &[EventRow], first_gid: i64) -> Result
             ev.created_ms
         ])
         .map_err(map_sqlite)?;
-        log.execute(params![ev.club_id, gid, ev.hand_id, ev.seq])
+        log.execute(params![ev.club_id, gid, ev.hand_id, ev.seq, ev.hash])
             .map_err(map_sqlite)?;
     }
     Ok(())
@@ -1333,9 +1335,17 @@ impl Store for SqliteStore {
         let limit = page_limit(limit);
         self.run(move |conn| {
             conn.prepare_cached(
-                "SELECT l.gid, e.hand_id, e.seq, e.hash FROM club_log l JOIN events e \
-                 ON e.club_id = l.club_id AND e.hand_id = l.hand_id AND e.seq = l.seq \
-                 WHERE l.club_id = ?1 AND l.gid >= ?2 ORDER BY l.gid LIMIT ?3",
+                // The hash written with the row (V11); a row from before V11 reads its
+                // event's, and is left out when that is gone (the builder stops there).
+                "SELECT gid, hand_id, seq, hash FROM ( \
+                     SELECT l.gid, l.hand_id, l.seq, \
+                            COALESCE(l.hash, (SELECT e.hash FROM events e \
+                                              WHERE e.club_id = l.club_id \
+                                                AND e.hand_id = l.hand_id \
+                                                AND e.seq = l.seq)) AS hash \
+                     FROM club_log l \
+                     WHERE l.club_id = ?1 AND l.gid >= ?2 ORDER BY l.gid LIMIT ?3) \
+                 WHERE hash IS NOT NULL",
             )
             .and_then(|mut s| {
                 s.query_map(params![club_id, from_gid, limit], |r| {
