@@ -64,7 +64,7 @@ type Slot = Arc<tokio::sync::Mutex<Option<Loaded>>>;
 /// more on the row as stored ([`mutate`]); the legal actions may lag by this long; a
 /// quarantine there refuses this process's writes at most this long after. The appends
 /// of this process move the cached row along but never make it fresher: only a read
-/// does. (Each read is a round trip and most of the database's work per action on the
+/// does, or the hand's start, whose row is as written. (Each read is a round trip and most of the database's work per action on the
 /// HTTP path: ops/README.md, fifth round.)
 const HAND_ROW_TTL: Duration = Duration::from_secs(1);
 

@@ -1217,7 +1217,7 @@ async fn load_events(
         Type::JSONB,
         Type::INT8,
     ];
-    let log_types = [Type::TEXT, Type::INT8, Type::TEXT, Type::INT8];
+    let log_types = [Type::TEXT, Type::INT8, Type::TEXT, Type::INT8, Type::TEXT];
     let mut i = 0usize;
     let mut total = 0usize;
     let mut last_report = Instant::now();
@@ -1232,7 +1232,7 @@ async fn load_events(
         let mut w = pin!(BinaryCopyInWriter::new(sink, &types));
         let mut in_chunk = 0usize;
         // The events' places in their club's order, written after them (club_log).
-        let mut log_rows: Vec<(String, i64, String, i64)> = Vec::new();
+        let mut log_rows: Vec<(String, i64, String, i64, String)> = Vec::new();
         while i < hands.len() && in_chunk < chunk {
             let h = &hands[i];
             i += 1;
@@ -1248,7 +1248,13 @@ async fn load_events(
                     e["hand"] = Value::String(h.hand_id.clone());
                     e["time_ms"] = Value::from(time);
                 }
-                log_rows.push((club.clone(), h.first_gid + seq, h.hand_id.clone(), seq));
+                log_rows.push((
+                    club.clone(),
+                    h.first_gid + seq,
+                    h.hand_id.clone(),
+                    seq,
+                    ev.hash.clone(),
+                ));
                 let row: [&(dyn ToSql + Sync); 8] = [
                     &club,
                     &h.hand_id,
@@ -1265,11 +1271,11 @@ async fn load_events(
         }
         w.finish().await?;
         let sink = tx
-            .copy_in("COPY club_log (club_id, gid, hand_id, seq) FROM STDIN (FORMAT binary)")
+            .copy_in("COPY club_log (club_id, gid, hand_id, seq, hash) FROM STDIN (FORMAT binary)")
             .await?;
         let mut w = pin!(BinaryCopyInWriter::new(sink, &log_types));
-        for (club, gid, hand, seq) in &log_rows {
-            let row: [&(dyn ToSql + Sync); 4] = [club, gid, hand, seq];
+        for (club, gid, hand, seq, hash) in &log_rows {
+            let row: [&(dyn ToSql + Sync); 5] = [club, gid, hand, seq, hash];
             w.as_mut().write(&row).await.context("COPY club_log")?;
         }
         w.finish().await?;

@@ -1242,7 +1242,7 @@ impl Store for PgStore {
                                                 AND e.seq = l.seq)) AS hash \
                      FROM club_log l \
                      WHERE l.club_id = $1 AND l.gid >= $2 ORDER BY l.gid LIMIT $3) x \
-                 WHERE hash IS NOT NULL",
+                 WHERE hash IS NOT NULL ORDER BY gid",
             )
             .await
             .map_err(map_pg)?;

@@ -1345,7 +1345,7 @@ impl Store for SqliteStore {
                                                 AND e.seq = l.seq)) AS hash \
                      FROM club_log l \
                      WHERE l.club_id = ?1 AND l.gid >= ?2 ORDER BY l.gid LIMIT ?3) \
-                 WHERE hash IS NOT NULL",
+                 WHERE hash IS NOT NULL ORDER BY gid",
             )
             .and_then(|mut s| {
                 s.query_map(params![club_id, from_gid, limit], |r| {
