@@ -98,6 +98,28 @@ impl Reply {
         })
     }
 
+    /// The reply as recorded under an idempotency key (before sealing): `{status, body}`.
+    fn recorded(&self) -> ApiResult<Vec<u8>> {
+        serde_json::to_vec(&Recorded {
+            status: self.status.as_u16(),
+            body: &self.body,
+        })
+        .map_err(ApiError::internal)
+    }
+
+    /// A recorded reply (unsealed), to be sent again: its body's bytes as recorded.
+    fn replayed(plain: &[u8]) -> ApiResult<Reply> {
+        let v: Recorded<Box<RawValue>> = serde_json::from_slice(plain)
+            .map_err(|_| ApiError::internal("recorded response is not a status and a body"))?;
+        let status = StatusCode::from_u16(v.status)
+            .map_err(|_| ApiError::internal("recorded response has no valid status"))?;
+        Ok(Reply {
+            status,
+            body: v.body,
+            replayed: true,
+        })
+    }
+
     /// The HTTP response.
     pub fn into_response(self) -> HttpResponse {
         let mut r = HttpResponse::build(self.status);
@@ -137,11 +159,7 @@ impl IdemCtx {
 
     /// The row recording `reply`, sealed.
     pub fn row(&self, seal: &SealKey, reply: &Reply, now_ms: i64) -> ApiResult<IdemRow> {
-        let plain = serde_json::to_vec(&Recorded {
-            status: reply.status.as_u16(),
-            body: &reply.body,
-        })
-        .map_err(ApiError::internal)?;
+        let plain = reply.recorded()?;
         let sealed = seal.seal(&aad(&self.club_id, &self.key), &plain)?;
         Ok(IdemRow {
             club_id: self.club_id.clone(),
@@ -189,15 +207,7 @@ impl IdemCtx {
             .and_then(|h| hex::decode(h).ok())
             .ok_or_else(|| ApiError::internal("recorded response is not sealed"))?;
         let plain = seal.unseal(&aad(&self.club_id, &self.key), &sealed)?;
-        let v: Recorded<Box<RawValue>> = serde_json::from_slice(&plain)
-            .map_err(|_| ApiError::internal("recorded response is not a status and a body"))?;
-        let status = StatusCode::from_u16(v.status)
-            .map_err(|_| ApiError::internal("recorded response has no valid status"))?;
-        Ok(Some(Reply {
-            status,
-            body: v.body,
-            replayed: true,
-        }))
+        Reply::replayed(&plain).map(Some)
     }
 }
 
@@ -231,6 +241,43 @@ where
                 }
             }
             Err(e)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reply recorded and replayed keeps its status and its body's bytes; a reply
+    /// recorded before the body was kept serialized (a `Value`, keys sorted) replays as
+    /// it was; a record without a body or with no valid status is an internal error.
+    #[test]
+    fn a_recorded_reply_replays_as_recorded() {
+        let fresh = Reply::new(
+            StatusCode::CREATED,
+            json!({"hand_id": "h_1", "events": [{"seq": 0}], "next_seq": 1}),
+        )
+        .unwrap();
+        let again = Reply::replayed(&fresh.recorded().unwrap()).unwrap();
+        assert_eq!(again.status, StatusCode::CREATED);
+        assert_eq!(again.body.get(), fresh.body.get());
+        assert!(again.replayed && !fresh.replayed);
+
+        let old = br#"{"body":{"a":1,"b":[true,null]},"status":200}"#;
+        let old = Reply::replayed(old).unwrap();
+        assert_eq!(
+            (old.status, old.body.get()),
+            (StatusCode::OK, r#"{"a":1,"b":[true,null]}"#)
+        );
+
+        for bad in [
+            &br#"{"status":200}"#[..],
+            br#"{"status":1000,"body":{}}"#,
+            b"[]",
+        ] {
+            let e = Reply::replayed(bad).expect_err("not a recorded reply");
+            assert_eq!(e.code, Code::Internal, "{}", String::from_utf8_lossy(bad));
         }
     }
 }
