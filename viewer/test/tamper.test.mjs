@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { VECTORS, FIXTURES, readJson, readText, listJson, resign, clone, TEST_PUBLIC } from './helpers.mjs';
+import { VECTORS, FIXTURES, readJson, readText, listJson, resign, clone, TEST_PUBLIC, TEST_SECRET } from './helpers.mjs';
 import { verifyBundle, verifyMatch, verifyRecords, RULE_CHECK } from '../src/verify/index.js';
 import { replayerVerify, REPLAYER } from './replayer.mjs';
 
@@ -503,3 +503,104 @@ test('a version-2 match with a quarantined hand: the links skip it, and a bad li
   const past = await verifyMatch(JSON.stringify({ ...v2, quarantined: [q, { ...q, hand: 'other', hand_no: 9 }] }));
   assert.equal(past.first_problem.rule, 'hand_no');
 });
+
+// Match files that carry penalty rulings (version 3, docs/BUNDLE.md §8 rule 7), changed by a
+// forger who holds the service's key (the vectors' test key, secret 0x01 × 32): every
+// entry is re-hashed and re-signed with it, and the hand that carries the ruling re-linked
+// to the new hash and re-signed, so that the hash and the service's signatures all hold and
+// only the check named can tell. The last case's forger also holds the official's key
+// (secret 0x02 × 32, as replayer/tests/penalty_match.rs signs the vector's ruling).
+import { sign } from '../src/verify/ed25519.js';
+import { sha256, concat, tag, toHex as hexOf, fromHex as bytesOf } from '../src/verify/bytes.js';
+import { canonicalBytes } from '../src/verify/json.js';
+
+const V3 = listJson(join(VECTORS, 'match-v3'));
+const OFFICIAL_SECRET = new Uint8Array(32).fill(2);
+// The domain tags of docs/DISPUTES.md, re-derived here from their names.
+const ENTRY_HASH = tag('persian-cards/dispute-entry/v1');
+const ENTRY_SIG = tag('persian-cards/dispute-entry-signature/v1');
+const RULING_SIG = tag('persian-cards/ruling/v1');
+
+/** The official's signature over a ruling entry's terms, as a forger with their key makes it. */
+function resignOfficial(e) {
+  const b = e.body;
+  const terms = { club: e.club, decision: b.decision, dispute: e.dispute, hand: e.hand, official: b.official, penalty: 'penalty' in b ? b.penalty : null, prev: e.prev, reason: b.reason, seq: e.seq };
+  b.official_sig = hexOf(sign(OFFICIAL_SECRET, concat(RULING_SIG, canonicalBytes(terms))));
+}
+
+/**
+ * Re-hashes and re-signs ruling `k` of match `m` with the service's test key, points the
+ * adjustment that carries it (in whichever hand) at the new hash, and re-signs that hand.
+ */
+function resignRuling(m, k = 0) {
+  const r = m.rulings[k];
+  const old = r.hash;
+  r.hash = hexOf(sha256(ENTRY_HASH, canonicalBytes(r.entry)));
+  r.sig = hexOf(sign(TEST_SECRET, concat(ENTRY_SIG, bytesOf(r.hash))));
+  for (const h of m.hands) {
+    const adj = h.records[0].event.body.adjustments ?? [];
+    const a = adj.find((x) => x.hash === old);
+    if (a) {
+      a.hash = r.hash;
+      resign(h, 0);
+    }
+  }
+  return m;
+}
+
+const carried = (m) => m.hands[1].records[0].event.body.adjustments[0];
+
+const V3_TAMPERS = {
+  // The official signs the reason: the service's key alone cannot change it.
+  'a ruling\'s reason changed, re-signed with the service key': (m) => {
+    m.rulings[0].entry.body.reason = 'another reason';
+    return { m: resignRuling(m), rule: 'adjustment_official', index: 1 };
+  },
+  // The official signs the penalty, not the award (the engine's arithmetic from it): an
+  // award changed in the entry alone no longer matches the one the hand carries.
+  'a ruling\'s award changed in its entry only, re-signed with the service key': (m) => {
+    m.rulings[0].entry.body.award.points += 2;
+    return { m: resignRuling(m), rule: 'adjustment_award', index: 1 };
+  },
+  // A ruling may only reach back: one on the hand that carries it is refused, even signed
+  // by its official.
+  'a ruling on the hand that carries it, re-signed with the service and official keys': (m) => {
+    const e = m.rulings[0].entry;
+    e.hand = m.hands[1].hand;
+    resignOfficial(e);
+    return { m: resignRuling(m), rule: 'adjustment_hand', index: 1 };
+  },
+  // Carried twice: the second hand's adjustment listed again after the match's last hand.
+  'a ruling carried into the match twice, re-signed with the service key': (m) => {
+    m.trailing_adjustments = [clone(carried(m))];
+    return { m: resignRuling(m), rule: 'adjustment_twice', index: 2 };
+  },
+};
+
+for (const f of V3) {
+  const name = f.split('/').pop();
+  test(`match-v3 ${name}: the vector's ruling still verifies after resignRuling (the helper forges nothing by itself)`, async () => {
+    const m = resignRuling(clone(readJson(f)));
+    const r = await verifyMatch(JSON.stringify(m));
+    assert.equal(r.ok, true, JSON.stringify(r.first_problem));
+    assert.equal(r.adjustments.length, 1);
+  });
+  for (const [tname, fn] of Object.entries(V3_TAMPERS)) {
+    test(`tamper match-v3 ${name}: ${tname}`, async () => {
+      const made = fn(clone(readJson(f)));
+      const input = JSON.stringify(made.m);
+      const r = await verifyMatch(input);
+      assert.equal(r.ok, false);
+      assert.equal(r.first_problem.rule, made.rule, JSON.stringify(r.first_problem));
+      assert.equal(r.first_problem.hand_index, made.index, JSON.stringify(r.first_problem));
+      if (REPLAYER) {
+        const dir = mkdtempSync(join(TMP, 'v3-'));
+        const p = join(dir, 'm.json');
+        writeFileSync(p, input);
+        const v = replayerVerify(p);
+        assert.equal(v.code, 1, v.stderr);
+        assert.equal(v.verdict.problem.rule, made.rule, JSON.stringify(v.verdict.problem));
+      }
+    });
+  }
+}

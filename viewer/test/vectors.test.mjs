@@ -205,7 +205,8 @@ for (const f of listJson(join(VECTORS, 'match-v3'))) {
     await broken((x) => { x.rulings[0].entry.body.award.points = 3; }, 'adjustment_entry');
     await broken((x) => { x.trailing_adjustments = x.hands[1].records[0].event.body.adjustments; }, 'adjustment_twice');
     await broken((x) => { x.rulings[0].signer = 'ed25519:0000000000000000'; }, 'adjustment_signature');
-    // the official's signature over another reason: re-hashed, so only the signatures can tell
+    // another reason, not re-hashed: the entry's hash tells (tamper.test.mjs changes rulings
+    // as a forger with the service's key would, re-hashed and re-signed)
     const k = readJson(f);
     k.rulings[0].entry.body.reason = 'another reason';
     const v = await verifyMatch(k);
