@@ -508,8 +508,9 @@ test('a version-2 match with a quarantined hand: the links skip it, and a bad li
 // forger who holds the service's key (the vectors' test key, secret 0x01 × 32): every
 // entry is re-hashed and re-signed with it, and the hand that carries the ruling re-linked
 // to the new hash and re-signed, so that the hash and the service's signatures all hold and
-// only the check named can tell. The last case's forger also holds the official's key
-// (secret 0x02 × 32, as replayer/tests/penalty_match.rs signs the vector's ruling).
+// only the check named can tell. The forger of the ruling on the carrying hand also holds
+// the official's key (secret 0x02 × 32, as replayer/tests/penalty_match.rs signs the
+// vector's ruling).
 import { sign } from '../src/verify/ed25519.js';
 import { sha256, concat, tag, toHex as hexOf, fromHex as bytesOf } from '../src/verify/bytes.js';
 import { canonicalBytes } from '../src/verify/json.js';
