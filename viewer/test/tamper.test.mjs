@@ -15,6 +15,13 @@ import { replayerVerify, REPLAYER } from './replayer.mjs';
 const TMP = mkdtempSync(join(tmpdir(), 'viewer-test-'));
 after(() => rmSync(TMP, { recursive: true, force: true }));
 
+/** `replayer verify --json` on `input`, written as `file` in a folder of its own under TMP. */
+function replayerOn(input, file) {
+  const p = join(mkdtempSync(join(TMP, 'vlib-')), file);
+  writeFileSync(p, input);
+  return replayerVerify(p);
+}
+
 const BUNDLES = [...listJson(join(VECTORS, 'bundles-v1')), ...listJson(FIXTURES).filter((f) => readJson(f).format === 'persian-cards/hand-bundle')];
 const MATCHES = [...listJson(join(VECTORS, 'match-v1')), ...listJson(FIXTURES).filter((f) => readJson(f).format === 'persian-cards/match')];
 
@@ -253,10 +260,7 @@ for (const f of BUNDLES) {
       const failed = r.checks.filter((c) => c.ok === false);
       assert.equal(failed.length, 1, 'one failing check');
       if (REPLAYER) {
-        const dir = mkdtempSync(join(TMP, 'vlib-'));
-        const p = join(dir, 'b.json');
-        writeFileSync(p, input);
-        const v = replayerVerify(p);
+        const v = replayerOn(input, 'b.json');
         if (made.rule === 'unreadable') {
           assert.equal(v.code, 2, 'the replayer finds it unreadable too');
         } else {
@@ -373,10 +377,7 @@ for (const f of MATCHES) {
       assert.equal(r.first_problem.rule, made.rule, JSON.stringify(r.first_problem));
       assert.equal(r.first_problem.hand_index, made.index);
       if (REPLAYER) {
-        const dir = mkdtempSync(join(TMP, 'vlib-'));
-        const p = join(dir, 'm.json');
-        writeFileSync(p, input);
-        const v = replayerVerify(p);
+        const v = replayerOn(input, 'm.json');
         assert.equal(v.code, 1, v.stderr);
         const rp = v.verdict.problem;
         if (made.engineMayDiffer && rp.rule !== made.rule) {
@@ -512,7 +513,7 @@ test('a version-2 match with a quarantined hand: the links skip it, and a bad li
 // the official's key (secret 0x02 × 32, as replayer/tests/penalty_match.rs signs the
 // vector's ruling).
 import { sign } from '../src/verify/ed25519.js';
-import { sha256, concat, tag, toHex as hexOf, fromHex as bytesOf } from '../src/verify/bytes.js';
+import { sha256, concat, tag } from '../src/verify/bytes.js';
 import { canonicalBytes } from '../src/verify/json.js';
 
 const V3 = listJson(join(VECTORS, 'match-v3'));
@@ -526,18 +527,18 @@ const RULING_SIG = tag('persian-cards/ruling/v1');
 function resignOfficial(e) {
   const b = e.body;
   const terms = { club: e.club, decision: b.decision, dispute: e.dispute, hand: e.hand, official: b.official, penalty: 'penalty' in b ? b.penalty : null, prev: e.prev, reason: b.reason, seq: e.seq };
-  b.official_sig = hexOf(sign(OFFICIAL_SECRET, concat(RULING_SIG, canonicalBytes(terms))));
+  b.official_sig = th(sign(OFFICIAL_SECRET, concat(RULING_SIG, canonicalBytes(terms))));
 }
 
 /**
- * Re-hashes and re-signs ruling `k` of match `m` with the service's test key, points the
+ * Re-hashes and re-signs match `m`'s ruling with the service's test key, points the
  * adjustment that carries it (in whichever hand) at the new hash, and re-signs that hand.
  */
-function resignRuling(m, k = 0) {
-  const r = m.rulings[k];
+function resignRuling(m) {
+  const r = m.rulings[0];
   const old = r.hash;
-  r.hash = hexOf(sha256(ENTRY_HASH, canonicalBytes(r.entry)));
-  r.sig = hexOf(sign(TEST_SECRET, concat(ENTRY_SIG, bytesOf(r.hash))));
+  r.hash = th(sha256(ENTRY_HASH, canonicalBytes(r.entry)));
+  r.sig = th(sign(TEST_SECRET, concat(ENTRY_SIG, hx(r.hash))));
   for (const h of m.hands) {
     const adj = h.records[0].event.body.adjustments ?? [];
     const a = adj.find((x) => x.hash === old);
@@ -548,8 +549,6 @@ function resignRuling(m, k = 0) {
   }
   return m;
 }
-
-const carried = (m) => m.hands[1].records[0].event.body.adjustments[0];
 
 const V3_TAMPERS = {
   // The official signs the reason: the service's key alone cannot change it.
@@ -573,7 +572,7 @@ const V3_TAMPERS = {
   },
   // Carried twice: the second hand's adjustment listed again after the match's last hand.
   'a ruling carried into the match twice, re-signed with the service key': (m) => {
-    m.trailing_adjustments = [clone(carried(m))];
+    m.trailing_adjustments = [clone(m.hands[1].records[0].event.body.adjustments[0])];
     return { m: resignRuling(m), rule: 'adjustment_twice', index: 2 };
   },
 };
@@ -595,10 +594,7 @@ for (const f of V3) {
       assert.equal(r.first_problem.rule, made.rule, JSON.stringify(r.first_problem));
       assert.equal(r.first_problem.hand_index, made.index, JSON.stringify(r.first_problem));
       if (REPLAYER) {
-        const dir = mkdtempSync(join(TMP, 'v3-'));
-        const p = join(dir, 'm.json');
-        writeFileSync(p, input);
-        const v = replayerVerify(p);
+        const v = replayerOn(input, 'm.json');
         assert.equal(v.code, 1, v.stderr);
         assert.equal(v.verdict.problem.rule, made.rule, JSON.stringify(v.verdict.problem));
       }
