@@ -2,7 +2,8 @@
 // of the match vectors, and, where the replayer is built, freshly simulated hands of every
 // engine), each step's view must deep-equal the replayer's (`replayer replay FILE --step N
 // --json`, its `table`): directly where the replayer is built, and always against the
-// golden digests in fixtures/golden/views.json, made from the replayer by make-golden.mjs.
+// golden digests in fixtures/golden/views.json, made from the replayer by make-golden.mjs
+// (and checked to be its views still, where it is built).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -54,6 +55,24 @@ for (const [name, b] of allBundles()) {
         assert.fail(`${name}: the view after event ${s.seq} differs from the replayer's ${detail}`);
       }
     }
+  });
+}
+
+// The golden digests are what the replayer draws now: a change to an engine's view that
+// left views.json behind would otherwise go on testing the viewer against the old views.
+for (const [name, b] of allBundles()) {
+  test(`golden digests of ${name} are the replayer's views now`, { skip: !REPLAYER && 'the replayer is not built' }, () => {
+    const g = golden[name];
+    assert.ok(g, `no golden digests for ${name}`);
+    assert.equal(g.length, b.records.length, `${name}: golden digests for ${g.length} steps, the bundle has ${b.records.length}`);
+    const dir = mkdtempSync(join(TMP, 'vlib-g-'));
+    const p = join(dir, 'b.json');
+    writeFileSync(p, JSON.stringify(b));
+    b.records.forEach((_, i) => {
+      const rep = runReplayer(['replay', p, '--step', String(i), '--json']);
+      assert.equal(rep.code, 0, rep.stderr);
+      assert.equal(viewDigest(JSON.parse(rep.stdout).table), g[i], `${name}: views.json is behind the replayer at step ${i}: node test/make-golden.mjs --write`);
+    });
   });
 }
 
