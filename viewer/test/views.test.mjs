@@ -65,9 +65,7 @@ for (const [name, b] of allBundles()) {
     const g = golden[name];
     assert.ok(g, `no golden digests for ${name}`);
     assert.equal(g.length, b.records.length, `${name}: golden digests for ${g.length} steps, the bundle has ${b.records.length}`);
-    const dir = mkdtempSync(join(TMP, 'vlib-g-'));
-    const p = join(dir, 'b.json');
-    writeFileSync(p, JSON.stringify(b));
+    const p = bundleFile(b);
     b.records.forEach((_, i) => {
       const rep = runReplayer(['replay', p, '--step', String(i), '--json']);
       assert.equal(rep.code, 0, rep.stderr);
@@ -76,10 +74,15 @@ for (const [name, b] of allBundles()) {
   });
 }
 
-function diffOne(b, s) {
-  const dir = mkdtempSync(join(TMP, 'vlib-v-'));
-  const p = join(dir, 'b.json');
+// The bundle written to a file of its own under TMP, for the replayer to read.
+function bundleFile(b) {
+  const p = join(mkdtempSync(join(TMP, 'vlib-b-')), 'b.json');
   writeFileSync(p, JSON.stringify(b));
+  return p;
+}
+
+function diffOne(b, s) {
+  const p = bundleFile(b);
   const want = JSON.parse(runReplayer(['replay', p, '--step', String(s.seq), '--json']).stdout).table;
   const diffs = [];
   const walk = (a, w, path) => {
