@@ -697,7 +697,7 @@ pub(crate) async fn records(
             }
             limit = limit.min(remaining);
         }
-        let rows = store.list_events(club, hand, from, limit).await?;
+        let rows = store.list_event_records(club, hand, from, limit).await?;
         let n = rows.len();
         for r in &rows {
             out.push(stored_record(r)?);
@@ -796,7 +796,7 @@ async fn match_link_after(
     let tail_from = prev.next_seq.saturating_sub(2).max(0);
     let tail: Vec<Record> = svc
         .store
-        .list_events(club, &prev.hand_id, tail_from, 2)
+        .list_event_records(club, &prev.hand_id, tail_from, 2)
         .await?
         .iter()
         .map(|r| r.record.parse::<Record>())
@@ -822,7 +822,7 @@ async fn match_link_after(
         None => {
             let first = svc
                 .store
-                .list_events(club, &prev.hand_id, 0, 1)
+                .list_event_records(club, &prev.hand_id, 0, 1)
                 .await?
                 .first()
                 .and_then(|r| r.record.parse::<Record>().ok());
@@ -1780,7 +1780,7 @@ pub async fn replay(
     let viewer = viewer_of(caller, finished);
     let event = svc
         .store
-        .list_events(&row.club_id, &row.hand_id, i64_of(step), 1)
+        .list_event_records(&row.club_id, &row.hand_id, i64_of(step), 1)
         .await?
         .into_iter()
         .next()

@@ -208,6 +208,7 @@ conformance!(
     idempotency_conflict_writes_nothing,
     match_version_conflict,
     list_events_paging,
+    event_records_are_the_events_without_their_places,
     club_event_order,
     club_order_is_given_once,
     list_hands_filters_and_cursor,
@@ -1277,6 +1278,45 @@ async fn list_events_paging(h: Harness) {
     assert_eq!(seqs(s, "c1", "h1").await, (0..10).collect::<Vec<_>>());
 }
 
+/// `list_event_records` pages a hand's log as `list_events` does, row for row, with no
+/// place in the club's order (`gid` is `None`), ordered or not.
+async fn event_records_are_the_events_without_their_places(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+    s.append(&append_req("c1", "h1", 1, 9)).await.unwrap();
+    // Some of the log ordered (all of it where the store orders as it appends), the rest
+    // waiting: both kinds of rows read alike.
+    s.sequence("c1", 5).await.unwrap();
+    let with_places = s.list_events("c1", "h1", 0, 100).await.unwrap();
+    assert_eq!(with_places.len(), 10);
+    assert!(with_places.iter().any(|e| e.gid.is_some()));
+    let bare = |e: &EventRow| EventRow {
+        gid: None,
+        ..e.clone()
+    };
+    for (from, limit) in [(0, 100), (0, 3), (3, 4), (9, 5), (10, 5), (0, 0), (0, -5)] {
+        let records = s.list_event_records("c1", "h1", from, limit).await.unwrap();
+        let want: Vec<EventRow> = with_places
+            .iter()
+            .filter(|e| e.seq >= from)
+            .take(usize::try_from(limit).unwrap_or(0))
+            .map(bare)
+            .collect();
+        assert_eq!(records, want, "from {from}, limit {limit}");
+    }
+    assert!(s
+        .list_event_records("c1", "no-such-hand", 0, 10)
+        .await
+        .unwrap()
+        .is_empty());
+    assert!(s
+        .list_event_records("c2", "h1", 0, 10)
+        .await
+        .unwrap()
+        .is_empty());
+}
+
 async fn club_event_order(h: Harness) {
     let s = &*h.store;
     club_with_table(s, "c1", "t1").await;
@@ -2056,6 +2096,43 @@ async fn pg_a_write_led_in_its_own_task_does_not_wake_that_task() {
             );
         }
         assert_eq!(seqs(s, "c1", "h1").await, (0..7).collect::<Vec<i64>>());
+    })
+    .await
+}
+
+/// A hand's records are read from its events alone: with the club's log locked by
+/// another session (as a `REINDEX` or `VACUUM FULL` of it would), `list_event_records`
+/// answers at once, where `list_events`, which reads each event's place, waits for the
+/// lock. So restoring, reading, bundling and replaying a hand, and the reads of a hand
+/// start, do not touch the club's log (ops/README.md, thirteenth round).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_event_records_read_nothing_of_the_club_log() {
+    run_pg(|h| async move {
+        let s = &*h.store;
+        club_with_table(s, "c1", "t1").await;
+        start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+        s.append(&append_req("c1", "h1", 1, 9)).await.unwrap();
+        s.sequence("c1", 100).await.unwrap();
+        let Raw::Pg(cfg) = &h.raw else { unreachable!() };
+        let (locker, conn) = cfg.connect(NoTls).await.expect("connect");
+        let driver = tokio::spawn(conn);
+        locker
+            .batch_execute("BEGIN; LOCK TABLE club_log IN ACCESS EXCLUSIVE MODE")
+            .await
+            .expect("lock the club log");
+        let within = |f| tokio::time::timeout(std::time::Duration::from_secs(3), f);
+        let records = within(s.list_event_records("c1", "h1", 0, 100))
+            .await
+            .expect("a hand's records are read with the club log locked")
+            .unwrap();
+        assert_eq!(records.len(), 10);
+        assert!(
+            within(s.list_events("c1", "h1", 0, 100)).await.is_err(),
+            "list_events reads the club log (else this test shows nothing)"
+        );
+        locker.batch_execute("ROLLBACK").await.expect("unlock");
+        drop(locker);
+        let _ = driver.await;
     })
     .await
 }

@@ -122,7 +122,7 @@ async fn hands_of(svc: &Service, table: &TableRow) -> ApiResult<Vec<HandRow>> {
 async fn started(svc: &Service, hand: &HandRow) -> ApiResult<Option<Record>> {
     let first = svc
         .store
-        .list_events(&hand.club_id, &hand.hand_id, 0, 1)
+        .list_event_records(&hand.club_id, &hand.hand_id, 0, 1)
         .await?
         .first()
         .and_then(|r| r.record.parse::<Record>().ok());

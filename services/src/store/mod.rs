@@ -655,6 +655,21 @@ pub trait Store: Send + Sync {
         limit: i64,
     ) -> Result<Vec<EventRow>, StoreError>;
 
+    /// [`Store::list_events`] without the events' places in the club's order: every row's
+    /// `gid` is `None`, and nothing of the club's order is read. For readers of a hand's
+    /// log as such (its records: a hand restored, read whole, bundled, replayed, the end of
+    /// the previous hand at a start), which never look at `gid`. Joining each event to its
+    /// place costs PostgreSQL an index probe per event once a pooled connection's
+    /// prepared statement settles on its generic plan: about ten times the buffers of the
+    /// events' own read (ops/README.md, thirteenth round).
+    async fn list_event_records(
+        &self,
+        club_id: &str,
+        hand_id: &str,
+        from_seq: i64,
+        limit: i64,
+    ) -> Result<Vec<EventRow>, StoreError>;
+
     /// Up to `limit` events of a club, across hands, from club-wide order `from_gid` on,
     /// in `gid` order (the feed for the club's Merkle log). Only events already ordered
     /// (see [`Store::sequence`]).

@@ -177,6 +177,25 @@ impl PgStore {
         }
     }
 
+    /// A page of a hand's events read by `sql` (parameters: club, hand, first `seq`,
+    /// limit), from [`PgStore::read_client`].
+    async fn hand_events(
+        &self,
+        sql: &str,
+        club_id: &str,
+        hand_id: &str,
+        from_seq: i64,
+        limit: i64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let client = self.read_client().await?;
+        let stmt = client.prepare_cached(sql).await.map_err(map_pg)?;
+        let rows = client
+            .query(&stmt, &[&club_id, &hand_id, &from_seq, &page_limit(limit)])
+            .await
+            .map_err(map_pg)?;
+        rows.iter().map(event_from).collect()
+    }
+
     /// A page of [`Store::list_hands`], each hand read as `cols` (`h` is `hands`).
     async fn list_hands_reading(
         &self,
@@ -390,6 +409,9 @@ const HAND_STORED: &str = "h.club_id, h.hand_id, h.table_id, h.game, h.hand_no, 
 /// joined on the event).
 const EVENT_COLS: &str =
     "e.club_id, e.hand_id, e.seq, l.gid, e.kind, e.hash, e.prev_hash, e.record, e.created_ms";
+/// [`EVENT_COLS`] of `events e` alone: the club order's place read as `NULL`.
+const EVENT_COLS_NO_GID: &str = "e.club_id, e.hand_id, e.seq, NULL::bigint AS gid, e.kind, \
+    e.hash, e.prev_hash, e.record, e.created_ms";
 const TABLE_COLS: &str =
     "club_id, table_id, game, rules, setup, match_state, match_version, created_ms";
 const SEAT_COLS: &str = "club_id, table_id, seat, player, token_id, token_hash, public_key";
@@ -1183,21 +1205,30 @@ impl Store for PgStore {
         from_seq: i64,
         limit: i64,
     ) -> Result<Vec<EventRow>, StoreError> {
-        let client = self.read_client().await?;
-        let stmt = client
-            .prepare_cached(&format!(
-                "SELECT {EVENT_COLS} FROM events e LEFT JOIN club_log l \
-                 ON l.club_id = e.club_id AND l.hand_id = e.hand_id AND l.seq = e.seq \
-                 WHERE e.club_id = $1 AND e.hand_id = $2 AND e.seq >= $3 \
-                 ORDER BY e.seq LIMIT $4"
-            ))
+        let sql = format!(
+            "SELECT {EVENT_COLS} FROM events e LEFT JOIN club_log l \
+             ON l.club_id = e.club_id AND l.hand_id = e.hand_id AND l.seq = e.seq \
+             WHERE e.club_id = $1 AND e.hand_id = $2 AND e.seq >= $3 \
+             ORDER BY e.seq LIMIT $4"
+        );
+        self.hand_events(&sql, club_id, hand_id, from_seq, limit)
             .await
-            .map_err(map_pg)?;
-        let rows = client
-            .query(&stmt, &[&club_id, &hand_id, &from_seq, &page_limit(limit)])
+    }
+
+    async fn list_event_records(
+        &self,
+        club_id: &str,
+        hand_id: &str,
+        from_seq: i64,
+        limit: i64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let sql = format!(
+            "SELECT {EVENT_COLS_NO_GID} FROM events e \
+             WHERE e.club_id = $1 AND e.hand_id = $2 AND e.seq >= $3 \
+             ORDER BY e.seq LIMIT $4"
+        );
+        self.hand_events(&sql, club_id, hand_id, from_seq, limit)
             .await
-            .map_err(map_pg)?;
-        rows.iter().map(event_from).collect()
     }
 
     async fn list_club_events(

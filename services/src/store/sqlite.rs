@@ -232,6 +232,9 @@ const HAND_READ: &str = "club_id, hand_id, table_id, game, hand_no, status, next
 /// joined on the event).
 const EVENT_COLS: &str =
     "e.club_id, e.hand_id, e.seq, l.gid, e.kind, e.hash, e.prev_hash, e.record, e.created_ms";
+/// [`EVENT_COLS`] of `events e` alone: the club order's place read as `NULL`.
+const EVENT_COLS_NO_GID: &str =
+    "e.club_id, e.hand_id, e.seq, NULL AS gid, e.kind, e.hash, e.prev_hash, e.record, e.created_ms";
 const TABLE_COLS: &str =
     "club_id, table_id, game, rules, setup, match_state, match_version, created_ms";
 const SEAT_COLS: &str = "club_id, table_id, seat, player, token_id, token_hash, public_key";
@@ -632,6 +635,25 @@ fn query_events(
 // ---------------------------------------------------------------------------------------
 
 impl SqliteStore {
+    /// A page of a hand's events read by `sql` (parameters: club, hand, first `seq`,
+    /// limit).
+    async fn hand_events(
+        &self,
+        sql: String,
+        club_id: &str,
+        hand_id: &str,
+        from_seq: i64,
+        limit: i64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let args = vec![
+            SqlValue::from(club_id.to_owned()),
+            SqlValue::from(hand_id.to_owned()),
+            SqlValue::from(from_seq),
+            SqlValue::from(page_limit(limit)),
+        ];
+        self.run(move |conn| query_events(conn, &sql, &args)).await
+    }
+
     /// The one hand of club `?1` that `cond` (parameters from `?2`) picks, as every read of
     /// a hand gives it (`HAND_READ`).
     async fn one_hand(
@@ -1285,22 +1307,30 @@ impl Store for SqliteStore {
         from_seq: i64,
         limit: i64,
     ) -> Result<Vec<EventRow>, StoreError> {
-        let args = vec![
-            SqlValue::from(club_id.to_owned()),
-            SqlValue::from(hand_id.to_owned()),
-            SqlValue::from(from_seq),
-            SqlValue::from(page_limit(limit)),
-        ];
-        self.run(move |conn| {
-            let sql = format!(
-                "SELECT {EVENT_COLS} FROM events e LEFT JOIN club_log l \
-                 ON l.club_id = e.club_id AND l.hand_id = e.hand_id AND l.seq = e.seq \
-                 WHERE e.club_id = ?1 AND e.hand_id = ?2 AND e.seq >= ?3 \
-                 ORDER BY e.seq LIMIT ?4"
-            );
-            query_events(conn, &sql, &args)
-        })
-        .await
+        let sql = format!(
+            "SELECT {EVENT_COLS} FROM events e LEFT JOIN club_log l \
+             ON l.club_id = e.club_id AND l.hand_id = e.hand_id AND l.seq = e.seq \
+             WHERE e.club_id = ?1 AND e.hand_id = ?2 AND e.seq >= ?3 \
+             ORDER BY e.seq LIMIT ?4"
+        );
+        self.hand_events(sql, club_id, hand_id, from_seq, limit)
+            .await
+    }
+
+    async fn list_event_records(
+        &self,
+        club_id: &str,
+        hand_id: &str,
+        from_seq: i64,
+        limit: i64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let sql = format!(
+            "SELECT {EVENT_COLS_NO_GID} FROM events e \
+             WHERE e.club_id = ?1 AND e.hand_id = ?2 AND e.seq >= ?3 \
+             ORDER BY e.seq LIMIT ?4"
+        );
+        self.hand_events(sql, club_id, hand_id, from_seq, limit)
+            .await
     }
 
     async fn list_club_events(
