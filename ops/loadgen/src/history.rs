@@ -2,7 +2,8 @@
 //! projection and their events, consistent with the schema), then times
 //! `Store::list_hands_stored` (what `GET /v1/hands` reads) with a mix of filters and
 //! cursor paging, and the hand reads of the service (`Store::get_hand`, a page of
-//! `Store::list_events`, a whole hand), of any hand of the history and of recent ones.
+//! `Store::list_events` as `GET …/events` reads it, a whole hand with
+//! `Store::list_event_records`), of any hand of the history and of recent ones.
 //!
 //! With several sizes (`--events 1000000,10000000`) the history is loaded up to the
 //! first, measured, grown to the next and measured again: the same clubs and tables go
@@ -826,13 +827,14 @@ async fn call(
             "events (page of 100)" => store.list_events(&hclub, hand, 0, 100).await?.len(),
             _ => {
                 // What GET /v1/hands/{id} and the bundle read of a finished hand: its
-                // row, then all of its events in pages of 1,000.
+                // row, then all of its events in pages of 1,000, without their places in
+                // the club's order (`Store::list_event_records`, as `hands::records`).
                 let row = store.get_hand(&hclub, hand).await?;
                 let mut n = usize::from(row.is_some());
                 let mut from = 0i64;
                 // Bounded: a template hand has far fewer than 1,000 x 100 events.
                 for _ in 0..100 {
-                    let page = store.list_events(&hclub, hand, from, 1000).await?;
+                    let page = store.list_event_records(&hclub, hand, from, 1000).await?;
                     n += page.len();
                     if page.len() < 1000 {
                         break;
