@@ -209,6 +209,7 @@ conformance!(
     match_version_conflict,
     list_events_paging,
     event_records_are_the_events_without_their_places,
+    events_past_a_gap_keep_their_places,
     club_event_order,
     club_order_is_given_once,
     list_hands_filters_and_cursor,
@@ -1315,6 +1316,47 @@ async fn event_records_are_the_events_without_their_places(h: Harness) {
         .await
         .unwrap()
         .is_empty());
+}
+
+/// An event missing from a hand's log (deleted behind the store's back) leaves a gap
+/// that a page of `list_events` reads past: the events after it still show their places
+/// in the club's order, on every page size.
+async fn events_past_a_gap_keep_their_places(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+    s.append(&append_req("c1", "h1", 1, 9)).await.unwrap();
+    while s.sequence("c1", 100).await.unwrap() > 0 {}
+    let placed: HashMap<i64, Option<i64>> = s
+        .list_events("c1", "h1", 0, 100)
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| (e.seq, e.gid))
+        .collect();
+    assert_eq!(placed.len(), 10);
+    assert!(placed.values().all(Option::is_some), "{placed:?}");
+    let gone = if h.is_pg() {
+        "BEGIN; ALTER TABLE events DISABLE TRIGGER USER; DELETE FROM events WHERE seq IN (2, 3); \
+         ALTER TABLE events ENABLE TRIGGER USER; COMMIT;"
+    } else {
+        "DROP TRIGGER IF EXISTS events_no_delete; DELETE FROM events WHERE seq IN (2, 3);"
+    };
+    h.raw_exec(gone).await.expect("behind the store's back");
+    for (from, limit) in [(0, 100), (0, 4), (1, 3), (2, 2), (4, 1), (0, 1)] {
+        let page = s.list_events("c1", "h1", from, limit).await.unwrap();
+        let want: Vec<(i64, Option<i64>)> = [0, 1, 4, 5, 6, 7, 8, 9]
+            .into_iter()
+            .filter(|&seq| seq >= from)
+            .take(usize::try_from(limit).unwrap())
+            .map(|seq| (seq, placed[&seq]))
+            .collect();
+        assert_eq!(
+            page.iter().map(|e| (e.seq, e.gid)).collect::<Vec<_>>(),
+            want,
+            "from {from}, limit {limit}"
+        );
+    }
 }
 
 async fn club_event_order(h: Harness) {

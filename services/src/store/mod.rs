@@ -658,10 +658,9 @@ pub trait Store: Send + Sync {
     /// [`Store::list_events`] without the events' places in the club's order: every row's
     /// `gid` is `None`, and nothing of the club's order is read. For readers of a hand's
     /// log as such (its records: a hand restored, read whole, bundled, replayed, the end of
-    /// the previous hand at a start), which never look at `gid`. Joining each event to its
-    /// place costs PostgreSQL an index probe per event once a pooled connection's
-    /// prepared statement settles on its generic plan: about ten times the buffers of the
-    /// events' own read (ops/README.md, thirteenth round).
+    /// the previous hand at a start), which never look at `gid`: the events' own read,
+    /// with nothing of the club's order (which `list_events` reads as well, on
+    /// PostgreSQL in a second statement; ops/README.md, thirteenth round).
     async fn list_event_records(
         &self,
         club_id: &str,

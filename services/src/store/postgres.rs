@@ -177,25 +177,6 @@ impl PgStore {
         }
     }
 
-    /// A page of a hand's events read by `sql` (parameters: club, hand, first `seq`,
-    /// limit), from [`PgStore::read_client`].
-    async fn hand_events(
-        &self,
-        sql: &str,
-        club_id: &str,
-        hand_id: &str,
-        from_seq: i64,
-        limit: i64,
-    ) -> Result<Vec<EventRow>, StoreError> {
-        let client = self.read_client().await?;
-        let stmt = client.prepare_cached(sql).await.map_err(map_pg)?;
-        let rows = client
-            .query(&stmt, &[&club_id, &hand_id, &from_seq, &page_limit(limit)])
-            .await
-            .map_err(map_pg)?;
-        rows.iter().map(event_from).collect()
-    }
-
     /// A page of [`Store::list_hands`], each hand read as `cols` (`h` is `hands`).
     async fn list_hands_reading(
         &self,
@@ -409,9 +390,11 @@ const HAND_STORED: &str = "h.club_id, h.hand_id, h.table_id, h.game, h.hand_no, 
 /// joined on the event).
 const EVENT_COLS: &str =
     "e.club_id, e.hand_id, e.seq, l.gid, e.kind, e.hash, e.prev_hash, e.record, e.created_ms";
-/// [`EVENT_COLS`] of `events e` alone: the club order's place read as `NULL`.
-const EVENT_COLS_NO_GID: &str = "e.club_id, e.hand_id, e.seq, NULL::bigint AS gid, e.kind, \
-    e.hash, e.prev_hash, e.record, e.created_ms";
+/// A page of a hand's events (club, hand, first `seq`, limit), as [`EVENT_COLS`] without
+/// the club order's place (read as `NULL`).
+const EVENTS_PAGE_SQL: &str = "SELECT e.club_id, e.hand_id, e.seq, NULL::bigint AS gid, e.kind, \
+    e.hash, e.prev_hash, e.record, e.created_ms FROM events e \
+    WHERE e.club_id = $1 AND e.hand_id = $2 AND e.seq >= $3 ORDER BY e.seq LIMIT $4";
 const TABLE_COLS: &str =
     "club_id, table_id, game, rules, setup, match_state, match_version, created_ms";
 const SEAT_COLS: &str = "club_id, table_id, seat, player, token_id, token_hash, public_key";
@@ -1205,14 +1188,54 @@ impl Store for PgStore {
         from_seq: i64,
         limit: i64,
     ) -> Result<Vec<EventRow>, StoreError> {
-        let sql = format!(
-            "SELECT {EVENT_COLS} FROM events e LEFT JOIN club_log l \
-             ON l.club_id = e.club_id AND l.hand_id = e.hand_id AND l.seq = e.seq \
-             WHERE e.club_id = $1 AND e.hand_id = $2 AND e.seq >= $3 \
-             ORDER BY e.seq LIMIT $4"
-        );
-        self.hand_events(&sql, club_id, hand_id, from_seq, limit)
+        // The events, and their places in the club's order read in a second statement
+        // over the page's `seq`s, sent together (tokio-postgres pipelines them: one round
+        // trip). Not a join: once a pooled connection's prepared statement settles on
+        // the generic plan, PostgreSQL runs the join as an index probe into `club_log`
+        // per event, about ten times the buffers of this range read (ops/README.md,
+        // thirteenth round). Two snapshots: a place read in the second that the first's
+        // time had not given yet is still the event's own (places are never changed).
+        let client = self.read_client().await?;
+        let limit = page_limit(limit);
+        let events = client
+            .prepare_cached(EVENTS_PAGE_SQL)
             .await
+            .map_err(map_pg)?;
+        let places = client
+            .prepare_cached(
+                "SELECT seq, gid FROM club_log \
+                 WHERE club_id = $1 AND hand_id = $2 AND seq >= $3 AND seq < $4",
+            )
+            .await
+            .map_err(map_pg)?;
+        // A page of a log without a gap holds exactly the `seq`s from `from_seq` to
+        // `end` (excluded).
+        let end = from_seq.saturating_add(limit);
+        let page: [&(dyn ToSql + Sync); 4] = [&club_id, &hand_id, &from_seq, &limit];
+        let range: [&(dyn ToSql + Sync); 4] = [&club_id, &hand_id, &from_seq, &end];
+        let (rows, mut placed) =
+            tokio::try_join!(client.query(&events, &page), client.query(&places, &range),)
+                .map_err(map_pg)?;
+        let mut out = rows.iter().map(event_from).collect::<Result<Vec<_>, _>>()?;
+        // Past a gap (an event missing from the log, behind the store's back) the page
+        // reaches further: those events' places are read as well.
+        if let Some(last) = out.last().map(|e| e.seq).filter(|&last| last >= end) {
+            let past = last.saturating_add(1);
+            placed.extend(
+                client
+                    .query(&places, &[&club_id, &hand_id, &end, &past])
+                    .await
+                    .map_err(map_pg)?,
+            );
+        }
+        let mut gids = HashMap::with_capacity(placed.len());
+        for row in &placed {
+            gids.insert(get::<i64>(row, "seq")?, get::<i64>(row, "gid")?);
+        }
+        for e in &mut out {
+            e.gid = gids.get(&e.seq).copied();
+        }
+        Ok(out)
     }
 
     async fn list_event_records(
@@ -1222,13 +1245,16 @@ impl Store for PgStore {
         from_seq: i64,
         limit: i64,
     ) -> Result<Vec<EventRow>, StoreError> {
-        let sql = format!(
-            "SELECT {EVENT_COLS_NO_GID} FROM events e \
-             WHERE e.club_id = $1 AND e.hand_id = $2 AND e.seq >= $3 \
-             ORDER BY e.seq LIMIT $4"
-        );
-        self.hand_events(&sql, club_id, hand_id, from_seq, limit)
+        let client = self.read_client().await?;
+        let stmt = client
+            .prepare_cached(EVENTS_PAGE_SQL)
             .await
+            .map_err(map_pg)?;
+        let rows = client
+            .query(&stmt, &[&club_id, &hand_id, &from_seq, &page_limit(limit)])
+            .await
+            .map_err(map_pg)?;
+        rows.iter().map(event_from).collect()
     }
 
     async fn list_club_events(
