@@ -35,6 +35,12 @@ pub struct StoreArgs {
     /// pool has at most --db-pool connections.
     #[arg(long, env = "AUDIT_READ_DATABASE_URL", hide_env_values = true)]
     pub read_database_url: Option<String>,
+
+    /// The HTTP worker threads the store will serve (set by `serve`, not a flag; 0 for
+    /// the other commands): on PostgreSQL each gets a pool of its own out of --db-pool
+    /// (`PgStore::with_worker_pools`).
+    #[arg(skip)]
+    pub http_workers: usize,
 }
 
 impl StoreArgs {
@@ -46,6 +52,7 @@ impl StoreArgs {
             key_file: None,
             db_pool: 16,
             read_database_url: None,
+            http_workers: 0,
         }
     }
 
@@ -73,10 +80,14 @@ impl StoreArgs {
     /// Opens the store and applies pending migrations.
     pub async fn open_store(&self) -> Result<Arc<dyn Store>, StoreError> {
         let store: Arc<dyn Store> = match (self.database_url(), self.read_database_url()) {
-            (Some(url), None) => Arc::new(PgStore::connect(url, self.db_pool)?),
-            (Some(url), Some(read)) => {
-                Arc::new(PgStore::connect(url, self.db_pool)?.with_standby(read, self.db_pool)?)
+            (Some(url), None) => {
+                Arc::new(PgStore::connect(url, self.db_pool)?.with_worker_pools(self.http_workers))
             }
+            (Some(url), Some(read)) => Arc::new(
+                PgStore::connect(url, self.db_pool)?
+                    .with_worker_pools(self.http_workers)
+                    .with_standby(read, self.db_pool)?,
+            ),
             (None, Some(_)) => {
                 return Err(StoreError::Config(
                     "--read-database-url needs --database-url: the embedded store has no \

@@ -13,7 +13,13 @@ use crate::{api, store, Service, StartError};
 
 /// Runs the HTTP server. Prints `listening on http://ADDR` on stdout once bound.
 pub async fn serve(args: ServeArgs) -> Result<(), StartError> {
-    let mut svc = Service::open(&args.store).await?;
+    let workers = args
+        .workers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let mut store_args = args.store.clone();
+    store_args.http_workers = workers;
+    let mut svc = Service::open(&store_args).await?;
     svc.log_base.clone_from(&args.public_base);
     let svc = web::Data::new(svc);
     tracing::info!(
@@ -45,17 +51,18 @@ pub async fn serve(args: ServeArgs) -> Result<(), StartError> {
         args.max_large_bodies,
         args.large_body_budget_mib.saturating_mul(1024 * 1024),
     );
-    let workers = args
-        .workers
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
-    let server = HttpServer::new(move || api::app(data.clone(), limits.clone()))
-        .shutdown_timeout(args.shutdown_timeout)
-        .workers(workers)
-        // actix's cap is per worker.
-        .max_connections(args.max_connections.div_ceil(workers).max(1))
-        .client_request_timeout(Duration::from_millis(args.head_timeout_ms.max(1)))
-        .client_disconnect_timeout(Duration::from_secs(1));
+    // Called on each worker's thread, as it starts: the store's connections taken there
+    // come from the worker's own pool (`PgStore::with_worker_pools`).
+    let server = HttpServer::new(move || {
+        store::mark_worker_thread();
+        api::app(data.clone(), limits.clone())
+    })
+    .shutdown_timeout(args.shutdown_timeout)
+    .workers(workers)
+    // actix's cap is per worker.
+    .max_connections(args.max_connections.div_ceil(workers).max(1))
+    .client_request_timeout(Duration::from_millis(args.head_timeout_ms.max(1)))
+    .client_disconnect_timeout(Duration::from_secs(1));
     let server = server.bind(&args.listen)?;
     let addr = server
         .addrs()

@@ -2179,6 +2179,70 @@ async fn pg_event_records_read_nothing_of_the_club_log() {
     .await
 }
 
+/// With worker pools, an HTTP worker thread takes its connections from a pool of its own,
+/// opened on it: a worker whose thread is busy holds up no query of another worker. With
+/// one shared pool, the connection a worker returned last goes to the next worker that
+/// asks, and that connection's I/O runs as a task on the first worker's thread (a
+/// one-thread runtime, as actix's workers are), so the second's query waits for the first
+/// thread to run again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_a_workers_connections_are_its_own() {
+    run_pg_empty(|cfg| async move {
+        // 3 connections for 2 workers: one each, one shared.
+        let store = Arc::new(
+            PgStore::from_config(cfg, 3)
+                .expect("pool")
+                .with_worker_pools(2),
+        );
+        store.migrate().await.expect("migrate");
+        let answered = tokio::task::spawn_blocking(move || {
+            let worker = || {
+                tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("runtime")
+            };
+            let (ran_tx, ran_rx) = std::sync::mpsc::channel();
+            let (go_on_tx, go_on_rx) = std::sync::mpsc::channel::<()>();
+            let s = Arc::clone(&store);
+            let busy = std::thread::spawn(move || {
+                let rt = worker();
+                services::store::mark_worker_thread();
+                rt.block_on(s.get_club("c1"))
+                    .expect("read on the first worker");
+                ran_tx.send(()).expect("tell");
+                // Busy with something else: its runtime runs no task until told.
+                let _ = go_on_rx.recv_timeout(std::time::Duration::from_secs(30));
+                rt.block_on(s.get_club("c1"))
+                    .expect("read on the first worker again");
+            });
+            ran_rx.recv().expect("the first worker read");
+            let s = Arc::clone(&store);
+            let other = std::thread::spawn(move || {
+                let rt = worker();
+                services::store::mark_worker_thread();
+                rt.block_on(async {
+                    tokio::time::timeout(std::time::Duration::from_secs(3), s.get_club("c1"))
+                        .await
+                        .map(|r| r.expect("read on the second worker"))
+                        .is_ok()
+                })
+            });
+            let answered = other.join().expect("second worker");
+            go_on_tx.send(()).expect("release");
+            busy.join().expect("first worker");
+            answered
+        })
+        .await
+        .expect("workers");
+        assert!(
+            answered,
+            "a worker's read waited for another worker's thread: their pools are shared"
+        );
+    })
+    .await
+}
+
 /// The store's role, as an ordinary (non-owner, non-superuser) role, cannot change
 /// event rows even with the triggers out of the picture: the privileges are revoked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

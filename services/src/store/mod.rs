@@ -28,7 +28,7 @@ pub use disputes::{
     DisputeEntryRow, DisputeFilter, DisputeRow, DisputeStore, OfficialRow, Revocation, RulingAppend,
 };
 pub use error::StoreError;
-pub use postgres::PgStore;
+pub use postgres::{mark_worker_thread, PgStore};
 pub use record::RecordJson;
 pub use sqlite::SqliteStore;
 

@@ -24,7 +24,9 @@
 //! in a transaction of its own (`append_one`, `create_hand_one`), on the connection of
 //! the batch's leader.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -77,6 +79,13 @@ pub struct PgStore {
     router: Option<Arc<read::ReadRouter>>,
     /// [`Store::reader`]: this store with a router, when a standby is configured.
     reader: Option<Box<PgStore>>,
+    /// Most connections, all pools together.
+    max_size: usize,
+    /// Connections in each HTTP worker's own pool; 0: none has one
+    /// ([`PgStore::with_worker_pools`]).
+    worker_pool_size: usize,
+    /// This store's pools among a worker thread's ([`WORKER_POOLS`]).
+    id: usize,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -108,53 +117,138 @@ impl PgStore {
         if pg_config.get_connect_timeout().is_none() {
             pg_config.connect_timeout(Duration::from_secs(5));
         }
-        let manager = Manager::from_config(
-            pg_config.clone(),
-            NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
         let writer = Arc::new(Writer::default());
-        let opened = Arc::clone(&writer);
-        let pool = Pool::builder(manager)
-            .max_size(max_size.max(1))
-            // The connection returned last goes out first: the few connections that
-            // do most of the work (a club's batch leaders) keep their prepared
-            // statements and plans warm, where FIFO spread each batch over every
-            // connection, to be planned afresh on each (ops/README.md, fourth round).
-            .queue_mode(QueueMode::Lifo)
-            // A new connection may be to another database than the one the writer's
-            // knowledge of hands' log ends came from (a failover): it forgets it.
-            .post_create(Hook::sync_fn(move |_, _| {
-                opened.connection_opened();
-                Ok(())
-            }))
-            .runtime(Runtime::Tokio1)
-            .wait_timeout(Some(POOL_WAIT))
-            .create_timeout(Some(Duration::from_secs(10)))
-            .recycle_timeout(Some(Duration::from_secs(5)))
-            .build()
-            .map_err(|e| StoreError::Config(format!("connection pool: {e}")))?;
+        let pool = build_pool(&pg_config, max_size, &writer)?;
         Ok(PgStore {
             pool,
             pg_config,
             writer,
             router: None,
             reader: None,
+            max_size: max_size.max(1),
+            worker_pool_size: 0,
+            id: NEXT_STORE_ID.fetch_add(1, Ordering::Relaxed),
         })
     }
 
+    /// Gives each of `workers` HTTP worker threads ([`mark_worker_thread`]) a pool of its
+    /// own, out of this store's `max_size`: `(max_size - 1) / workers` connections each,
+    /// the rest (at least one) left to the shared pool for every other thread (the
+    /// sequencer, the log builder, administrative commands). The total stays at most
+    /// `max_size`. Without at least two workers and one connection each besides the
+    /// shared one, every thread shares the one pool, as before.
+    ///
+    /// Why: a pooled connection's I/O runs as a task on the runtime of the thread that
+    /// opened it. An actix worker is a one-thread runtime, so a connection shared by two
+    /// workers sends every query of the one to the other's thread and wakes it, and back:
+    /// two cross-thread wake-ups per query (ops/README.md, fourteenth round). A worker's
+    /// own connections answer on its own thread.
+    pub fn with_worker_pools(mut self, workers: usize) -> Self {
+        if workers >= 2 && self.max_size > workers {
+            let each = (self.max_size - 1) / workers;
+            self.pool.resize(self.max_size - each * workers);
+            self.worker_pool_size = each;
+        }
+        self
+    }
+
+    /// The pool for a connection taken on this thread: on an HTTP worker thread
+    /// ([`mark_worker_thread`]) of a store with worker pools ([`PgStore::with_worker_pools`]),
+    /// the thread's own (made on first use); elsewhere the shared one.
+    fn local_pool(&self) -> Pool {
+        if self.worker_pool_size == 0 {
+            return self.pool.clone();
+        }
+        WORKER_POOLS.with(|w| {
+            let mut w = w.borrow_mut();
+            let Some(pools) = w.as_mut() else {
+                return self.pool.clone();
+            };
+            if let Some((_, p)) = pools.iter().find(|(id, _)| *id == self.id) {
+                return p.clone();
+            }
+            match build_pool(&self.pg_config, self.worker_pool_size, &self.writer) {
+                Ok(p) => {
+                    pools.push((self.id, p.clone()));
+                    p
+                }
+                // Not reached: building a pool with a valid size and a runtime cannot
+                // fail. Were it to, the shared pool still serves.
+                Err(_) => self.pool.clone(),
+            }
+        })
+    }
+}
+
+/// Tells stores' pools apart in a thread's [`WORKER_POOLS`].
+static NEXT_STORE_ID: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// On an HTTP worker thread ([`mark_worker_thread`]), the thread's own pool of each
+    /// store with worker pools, by the store's id; `None` on any other thread.
+    static WORKER_POOLS: RefCell<Option<Vec<(usize, Pool)>>> = const { RefCell::new(None) };
+}
+
+/// Marks the calling thread as an HTTP worker: a one-thread runtime that serves requests
+/// for as long as it lives. Stores with worker pools ([`PgStore::with_worker_pools`]) take
+/// connections on it from a pool of the thread's own, opened there, so that their I/O
+/// runs on this thread.
+pub fn mark_worker_thread() {
+    WORKER_POOLS.with(|w| {
+        w.borrow_mut().get_or_insert_with(Vec::new);
+    });
+}
+
+/// A pool of at most `max_size` connections by `pg_config`, telling `writer` of every
+/// connection it opens (see `batch::LogEnds`).
+fn build_pool(
+    pg_config: &tokio_postgres::Config,
+    max_size: usize,
+    writer: &Arc<Writer>,
+) -> Result<Pool, StoreError> {
+    let manager = Manager::from_config(
+        pg_config.clone(),
+        NoTls,
+        ManagerConfig {
+            recycling_method: RecyclingMethod::Fast,
+        },
+    );
+    let opened = Arc::clone(writer);
+    Pool::builder(manager)
+        .max_size(max_size.max(1))
+        // The connection returned last goes out first: the few connections that
+        // do most of the work (a club's batch leaders) keep their prepared
+        // statements and plans warm, where FIFO spread each batch over every
+        // connection, to be planned afresh on each (ops/README.md, fourth round).
+        .queue_mode(QueueMode::Lifo)
+        // A new connection may be to another database than the one the writer's
+        // knowledge of hands' log ends came from (a failover): it forgets it.
+        .post_create(Hook::sync_fn(move |_, _| {
+            opened.connection_opened();
+            Ok(())
+        }))
+        .runtime(Runtime::Tokio1)
+        .wait_timeout(Some(POOL_WAIT))
+        .create_timeout(Some(Duration::from_secs(10)))
+        .recycle_timeout(Some(Duration::from_secs(5)))
+        .build()
+        .map_err(|e| StoreError::Config(format!("connection pool: {e}")))
+}
+
+impl PgStore {
     /// This store with reads that may go to the hot standby at `read_url` (pool of at
     /// most `max_size`): those of [`Store::reader`]. See `read` for the rule.
     pub fn with_standby(mut self, read_url: &str, max_size: usize) -> Result<Self, StoreError> {
-        let router = read::ReadRouter::new(self.pool.clone(), read_url, max_size)?;
+        let router = read::ReadRouter::new(read_url, max_size)?;
         self.reader = Some(Box::new(PgStore {
             pool: self.pool.clone(),
             pg_config: self.pg_config.clone(),
             writer: Arc::clone(&self.writer),
             router: Some(Arc::new(router)),
             reader: None,
+            max_size: self.max_size,
+            worker_pool_size: self.worker_pool_size,
+            id: self.id,
         }));
         Ok(self)
     }
@@ -165,14 +259,14 @@ impl PgStore {
     }
 
     async fn client(&self) -> Result<Object, StoreError> {
-        client_of(&self.pool).await
+        client_of(&self.local_pool()).await
     }
 
     /// A connection for a read that a standby may serve: the primary's unless this is
     /// the [`Store::reader`] of a store with a standby.
     async fn read_client(&self) -> Result<Object, StoreError> {
         match &self.router {
-            Some(r) => r.client().await,
+            Some(r) => r.client(&self.local_pool()).await,
             None => self.client().await,
         }
     }
@@ -831,7 +925,7 @@ impl Store for PgStore {
 
     async fn refresh_metrics(&self) {
         if let Some(r) = self.reader.as_ref().and_then(|r| r.router.as_ref()) {
-            r.refresh().await;
+            r.refresh(&self.local_pool()).await;
         }
     }
 
@@ -1090,7 +1184,7 @@ impl Store for PgStore {
         check_new_hand(hand, events, secrets, idem)?;
         self.writer
             .submit(
-                &self.pool,
+                &self.local_pool(),
                 Op::Create {
                     hand: Box::new(hand.clone()),
                     events: events.to_vec(),
@@ -1107,7 +1201,9 @@ impl Store for PgStore {
 
     async fn append_owned(&self, req: AppendRequest) -> Result<(), StoreError> {
         check_append(&req)?;
-        self.writer.submit(&self.pool, Op::Append(req)).await
+        self.writer
+            .submit(&self.local_pool(), Op::Append(req))
+            .await
     }
 
     async fn quarantine_hand(&self, req: &QuarantineRequest) -> Result<(), StoreError> {
@@ -1811,4 +1907,36 @@ async fn sequence_club(pool: &Pool, club_id: &str, max_events: i64) -> Result<u6
     let next: i64 = get(&row, "next_gid")?;
     commit(tx).await?;
     Ok(u64::try_from(next - first).unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PgStore;
+
+    fn split(max_size: usize, workers: usize) -> (usize, usize) {
+        let s = PgStore::connect("postgres://nobody@127.0.0.1:1/none", max_size)
+            .expect("a lazy pool")
+            .with_worker_pools(workers);
+        (s.pool.status().max_size, s.worker_pool_size)
+    }
+
+    /// The workers' pools and the shared one hold at most `--db-pool` together, the shared
+    /// one at least one connection; too few for that, or one worker: one shared pool.
+    #[test]
+    fn worker_pools_share_out_the_connections() {
+        assert_eq!(split(16, 2), (2, 7));
+        assert_eq!(split(32, 2), (2, 15));
+        assert_eq!(split(3, 2), (1, 1));
+        assert_eq!(split(17, 4), (1, 4));
+        for (max, workers) in [(16, 2), (32, 2), (3, 2), (17, 4), (100, 7)] {
+            let (shared, each) = split(max, workers);
+            assert!(
+                shared >= 1 && shared + each * workers <= max,
+                "{max} over {workers}"
+            );
+        }
+        assert_eq!(split(2, 2), (2, 0));
+        assert_eq!(split(16, 1), (16, 0));
+        assert_eq!(split(16, 0), (16, 0));
+    }
 }

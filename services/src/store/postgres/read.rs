@@ -56,9 +56,9 @@ impl Target {
     }
 }
 
-/// Routes reads between the primary's pool and a standby's.
+/// Routes reads between the primary's pool (the caller's: a worker's own, see
+/// `PgStore::with_worker_pools`) and a standby's.
 pub(super) struct ReadRouter {
-    primary: Pool,
     standby: Pool,
     /// Until when the standby is skipped after a failure.
     skip_until: Mutex<Option<Instant>>,
@@ -71,9 +71,9 @@ pub(super) struct ReadRouter {
 }
 
 impl ReadRouter {
-    /// A router over `primary` and a new pool of at most `max_size` connections to the
-    /// standby at `url`. Connects lazily, like the primary's pool.
-    pub(super) fn new(primary: Pool, url: &str, max_size: usize) -> Result<Self, StoreError> {
+    /// A router over a new pool of at most `max_size` connections to the standby at
+    /// `url`. Connects lazily, like the primary's pool.
+    pub(super) fn new(url: &str, max_size: usize) -> Result<Self, StoreError> {
         // The parse error could quote the URL, password included: say only that it failed.
         let mut cfg: tokio_postgres::Config = url
             .parse()
@@ -122,7 +122,6 @@ impl ReadRouter {
         )
         .map_err(metric)?;
         Ok(ReadRouter {
-            primary,
             standby,
             skip_until: Mutex::new(None),
             routed,
@@ -132,30 +131,31 @@ impl ReadRouter {
     }
 
     /// A connection for one read: the standby's when it has replayed every write
-    /// acknowledged so far, else the primary's.
-    pub(super) async fn client(&self) -> Result<Object, StoreError> {
+    /// acknowledged so far, else one of `primary`.
+    pub(super) async fn client(&self, primary: &Pool) -> Result<Object, StoreError> {
         if self.skipping() {
-            return self.on_primary(None).await;
+            return self.on_primary(primary, None).await;
         }
-        let (primary, standby) = tokio::join!(self.primary_lsn(), self.standby_lsn());
-        let (primary, lsn) = primary?;
+        let (primary_lsn, standby) = tokio::join!(Self::primary_lsn(primary), self.standby_lsn());
+        let (on_primary, lsn) = primary_lsn?;
         match standby {
             Ok((client, Some(replayed))) if replayed >= lsn => {
                 self.count(Target::Standby);
                 Ok(client)
             }
-            Ok(_) => self.on_primary(Some(primary)).await,
+            Ok(_) => self.on_primary(primary, Some(on_primary)).await,
             Err(e) => {
                 tracing::warn!(error = %e, "read standby unavailable; reading from the primary");
                 self.skip();
-                self.on_primary(Some(primary)).await
+                self.on_primary(primary, Some(on_primary)).await
             }
         }
     }
 
-    /// Refreshes `standby_replay_lag_bytes` and `standby_up` (at scrape time).
-    pub(super) async fn refresh(&self) {
-        let (primary, standby) = tokio::join!(self.primary_lsn(), self.standby_lsn());
+    /// Refreshes `standby_replay_lag_bytes` and `standby_up` (at scrape time), the
+    /// primary's position read on a connection of `primary`.
+    pub(super) async fn refresh(&self, primary: &Pool) {
+        let (primary, standby) = tokio::join!(Self::primary_lsn(primary), self.standby_lsn());
         match standby {
             Ok((_, Some(replayed))) => {
                 self.up.set(1);
@@ -180,10 +180,14 @@ impl ReadRouter {
         ]
     }
 
-    async fn on_primary(&self, client: Option<Object>) -> Result<Object, StoreError> {
+    async fn on_primary(
+        &self,
+        primary: &Pool,
+        client: Option<Object>,
+    ) -> Result<Object, StoreError> {
         let client = match client {
             Some(c) => c,
-            None => client_of(&self.primary).await?,
+            None => client_of(primary).await?,
         };
         self.count(Target::Primary);
         Ok(client)
@@ -193,8 +197,8 @@ impl ReadRouter {
         self.routed.with_label_values(&[target.label()]).inc();
     }
 
-    async fn primary_lsn(&self) -> Result<(Object, i64), StoreError> {
-        let client = client_of(&self.primary).await?;
+    async fn primary_lsn(primary: &Pool) -> Result<(Object, i64), StoreError> {
+        let client = client_of(primary).await?;
         let stmt = client.prepare_cached(PRIMARY_LSN).await.map_err(map_pg)?;
         let lsn: i64 = client.query_one(&stmt, &[]).await.map_err(map_pg)?.get(0);
         Ok((client, lsn))
