@@ -66,8 +66,11 @@ pub struct Args {
     /// the two sizes are measured in interleaved rounds (needs exactly two sizes).
     #[arg(long)]
     first_size_database_url: Option<String>,
-    /// Interleaved rounds of measurement (with --first-size-database-url).
-    #[arg(long, default_value_t = 8)]
+    /// Interleaved rounds of measurement (with --first-size-database-url), at most 1,000.
+    /// Many short rounds: a stall of the machine (a second or two, on a shared virtual
+    /// machine) then falls on both sizes' calls alike, where rounds of thousands of calls
+    /// (8 until the fourteenth round, ops/README.md) gave it to one size's tail.
+    #[arg(long, default_value_t = 1_000)]
     rounds: usize,
     /// Clubs.
     #[arg(long, default_value_t = 3)]
