@@ -80,14 +80,13 @@ impl StoreArgs {
     /// Opens the store and applies pending migrations.
     pub async fn open_store(&self) -> Result<Arc<dyn Store>, StoreError> {
         let store: Arc<dyn Store> = match (self.database_url(), self.read_database_url()) {
-            (Some(url), None) => {
-                Arc::new(PgStore::connect(url, self.db_pool)?.with_worker_pools(self.http_workers))
+            (Some(url), read) => {
+                let pg = PgStore::connect(url, self.db_pool)?.with_worker_pools(self.http_workers);
+                match read {
+                    Some(read) => Arc::new(pg.with_standby(read, self.db_pool)?),
+                    None => Arc::new(pg),
+                }
             }
-            (Some(url), Some(read)) => Arc::new(
-                PgStore::connect(url, self.db_pool)?
-                    .with_worker_pools(self.http_workers)
-                    .with_standby(read, self.db_pool)?,
-            ),
             (None, Some(_)) => {
                 return Err(StoreError::Config(
                     "--read-database-url needs --database-url: the embedded store has no \

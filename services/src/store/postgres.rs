@@ -450,6 +450,26 @@ fn get<'a, T: tokio_postgres::types::FromSql<'a>>(
         .map_err(|e| StoreError::Internal(format!("postgres column {idx}: {e}")))
 }
 
+/// A page of a hand's events from `from_seq` on ([`EVENTS_PAGE_SQL`]: without their places
+/// in the club's order).
+async fn events_page(
+    client: &Object,
+    club_id: &str,
+    hand_id: &str,
+    from_seq: i64,
+    limit: i64,
+) -> Result<Vec<EventRow>, StoreError> {
+    let stmt = client
+        .prepare_cached(EVENTS_PAGE_SQL)
+        .await
+        .map_err(map_pg)?;
+    let rows = client
+        .query(&stmt, &[&club_id, &hand_id, &from_seq, &limit])
+        .await
+        .map_err(map_pg)?;
+    rows.iter().map(event_from).collect()
+}
+
 // ---------------------------------------------------------------------------------------
 // Rows
 
@@ -1293,10 +1313,6 @@ impl Store for PgStore {
         // time had not given yet is still the event's own (places are never changed).
         let client = self.read_client().await?;
         let limit = page_limit(limit);
-        let events = client
-            .prepare_cached(EVENTS_PAGE_SQL)
-            .await
-            .map_err(map_pg)?;
         let places = client
             .prepare_cached(
                 "SELECT seq, gid FROM club_log \
@@ -1307,12 +1323,11 @@ impl Store for PgStore {
         // A page of a log without a gap holds exactly the `seq`s from `from_seq` to
         // `end` (excluded).
         let end = from_seq.saturating_add(limit);
-        let page: [&(dyn ToSql + Sync); 4] = [&club_id, &hand_id, &from_seq, &limit];
         let range: [&(dyn ToSql + Sync); 4] = [&club_id, &hand_id, &from_seq, &end];
-        let (rows, mut placed) =
-            tokio::try_join!(client.query(&events, &page), client.query(&places, &range),)
-                .map_err(map_pg)?;
-        let mut out = rows.iter().map(event_from).collect::<Result<Vec<_>, _>>()?;
+        let (mut out, mut placed) = tokio::try_join!(
+            events_page(&client, club_id, hand_id, from_seq, limit),
+            async { client.query(&places, &range).await.map_err(map_pg) },
+        )?;
         // Past a gap (an event missing from the log, behind the store's back) the page
         // reaches further: those events' places are read as well.
         if let Some(last) = out.last().map(|e| e.seq).filter(|&last| last >= end) {
@@ -1342,15 +1357,7 @@ impl Store for PgStore {
         limit: i64,
     ) -> Result<Vec<EventRow>, StoreError> {
         let client = self.read_client().await?;
-        let stmt = client
-            .prepare_cached(EVENTS_PAGE_SQL)
-            .await
-            .map_err(map_pg)?;
-        let rows = client
-            .query(&stmt, &[&club_id, &hand_id, &from_seq, &page_limit(limit)])
-            .await
-            .map_err(map_pg)?;
-        rows.iter().map(event_from).collect()
+        events_page(&client, club_id, hand_id, from_seq, page_limit(limit)).await
     }
 
     async fn list_club_events(

@@ -635,11 +635,12 @@ fn query_events(
 // ---------------------------------------------------------------------------------------
 
 impl SqliteStore {
-    /// A page of a hand's events read by `sql` (parameters: club, hand, first `seq`,
-    /// limit).
+    /// A page of a hand's events from `from_seq` on, read as `cols` from `from` (`e` is
+    /// `events`).
     async fn hand_events(
         &self,
-        sql: String,
+        cols: &str,
+        from: &str,
         club_id: &str,
         hand_id: &str,
         from_seq: i64,
@@ -651,6 +652,10 @@ impl SqliteStore {
             SqlValue::from(from_seq),
             SqlValue::from(page_limit(limit)),
         ];
+        let sql = format!(
+            "SELECT {cols} FROM {from} \
+             WHERE e.club_id = ?1 AND e.hand_id = ?2 AND e.seq >= ?3 ORDER BY e.seq LIMIT ?4"
+        );
         self.run(move |conn| query_events(conn, &sql, &args)).await
     }
 
@@ -1307,13 +1312,9 @@ impl Store for SqliteStore {
         from_seq: i64,
         limit: i64,
     ) -> Result<Vec<EventRow>, StoreError> {
-        let sql = format!(
-            "SELECT {EVENT_COLS} FROM events e LEFT JOIN club_log l \
-             ON l.club_id = e.club_id AND l.hand_id = e.hand_id AND l.seq = e.seq \
-             WHERE e.club_id = ?1 AND e.hand_id = ?2 AND e.seq >= ?3 \
-             ORDER BY e.seq LIMIT ?4"
-        );
-        self.hand_events(sql, club_id, hand_id, from_seq, limit)
+        let from = "events e LEFT JOIN club_log l \
+             ON l.club_id = e.club_id AND l.hand_id = e.hand_id AND l.seq = e.seq";
+        self.hand_events(EVENT_COLS, from, club_id, hand_id, from_seq, limit)
             .await
     }
 
@@ -1324,13 +1325,15 @@ impl Store for SqliteStore {
         from_seq: i64,
         limit: i64,
     ) -> Result<Vec<EventRow>, StoreError> {
-        let sql = format!(
-            "SELECT {EVENT_COLS_NO_GID} FROM events e \
-             WHERE e.club_id = ?1 AND e.hand_id = ?2 AND e.seq >= ?3 \
-             ORDER BY e.seq LIMIT ?4"
-        );
-        self.hand_events(sql, club_id, hand_id, from_seq, limit)
-            .await
+        self.hand_events(
+            EVENT_COLS_NO_GID,
+            "events e",
+            club_id,
+            hand_id,
+            from_seq,
+            limit,
+        )
+        .await
     }
 
     async fn list_club_events(
