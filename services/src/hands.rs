@@ -1768,15 +1768,18 @@ pub async fn replay(
         return Err(quarantined_error(&row));
     }
     let last = u64_of(row.next_seq).saturating_sub(1);
-    let step = step.unwrap_or(last);
-    if step > last {
+    if let Some(step) = step.filter(|&s| s > last) {
         return Err(ApiError::new(
             Code::InvalidQuery,
             format!("step {step} is past the hand's last event ({last})"),
         ));
     }
     let finished = row.status != HandStatus::InProgress;
-    let (loaded, total) = restore(svc, &row, Some(step)).await?;
+    // Without a step, the whole log is restored and checked: the last step shows only a
+    // log that verifies to its end (a row added past a finished hand's recorded end is
+    // `hand_damaged` here, as in `GET`).
+    let (loaded, total) = restore(svc, &row, step).await?;
+    let step = step.unwrap_or(total.saturating_sub(1));
     let viewer = viewer_of(caller, finished);
     let event = svc
         .store

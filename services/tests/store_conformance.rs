@@ -210,6 +210,7 @@ conformance!(
     list_events_paging,
     event_records_are_the_events_without_their_places,
     events_past_a_gap_keep_their_places,
+    a_finished_hand_ends_where_its_end_was_written,
     club_event_order,
     club_order_is_given_once,
     list_hands_filters_and_cursor,
@@ -1357,6 +1358,69 @@ async fn events_past_a_gap_keep_their_places(h: Harness) {
             "from {from}, limit {limit}"
         );
     }
+}
+
+/// A completed or abandoned hand's next `seq` is the one written with its end, on both
+/// stores: a row added to its log behind the store's back afterwards (damage, which the
+/// service's reads of the whole log report) does not make the hand longer in `get_hand`,
+/// `list_hands` or `hand_by_no`. A running hand's is one past its last event.
+async fn a_finished_hand_ends_where_its_end_was_written(h: Harness) {
+    let s = &*h.store;
+    club_with_table(s, "c1", "t1").await;
+    s.create_table(&table("c1", "t2", "hokm", &PLAYERS), None)
+        .await
+        .unwrap();
+    start_hand(s, &hand("c1", "h1", "t1", "hokm", 1, 5_000, &PLAYERS)).await;
+    s.append(&append_req("c1", "h1", 1, 2)).await.unwrap();
+    let mut end = append_req("c1", "h1", 3, 2);
+    end.hand_update = Some(completion());
+    s.append(&end).await.unwrap();
+    start_hand(s, &hand("c1", "h2", "t2", "hokm", 1, 5_001, &PLAYERS)).await;
+    let mut abandon = append_req("c1", "h2", 1, 2);
+    abandon.hand_update = Some(HandUpdate {
+        status: HandStatus::Abandoned,
+        ended_ms: Some(7_000),
+        outcome: None,
+        abandon_reason: Some("player left".into()),
+    });
+    s.append(&abandon).await.unwrap();
+    start_hand(s, &hand("c1", "h3", "t1", "hokm", 2, 5_002, &PLAYERS)).await;
+    s.append(&append_req("c1", "h3", 1, 3)).await.unwrap();
+    for (id, seq) in [("h1", 5), ("h2", 3)] {
+        h.raw_exec(&format!(
+            "INSERT INTO events (club_id, hand_id, seq, kind, hash, prev_hash, record, created_ms) \
+             VALUES ('c1', '{id}', {seq}, 'action', 'ff', 'ee', '{{}}', 1)"
+        ))
+        .await
+        .expect("behind the store's back");
+    }
+    let want = [("h1", 5), ("h2", 3), ("h3", 4)];
+    for (id, next) in want {
+        let row = s.get_hand("c1", id).await.unwrap().unwrap();
+        assert_eq!(row.next_seq, next, "{id}: get_hand");
+    }
+    let listed: Vec<(String, i64)> = s
+        .list_hands(
+            "c1",
+            &HandFilter {
+                limit: 10,
+                ..HandFilter::default()
+            },
+        )
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.hand_id, r.next_seq))
+        .collect();
+    assert_eq!(
+        listed,
+        [("h3", 4), ("h2", 3), ("h1", 5)].map(|(id, n)| (id.to_owned(), n)),
+        "list_hands"
+    );
+    let by_no = s.hand_by_no("c1", "t1", 1).await.unwrap().unwrap();
+    assert_eq!(by_no.next_seq, 5, "hand_by_no");
+    // The added rows are in the log, for the reads that check it whole.
+    assert_eq!(seqs(s, "c1", "h1").await, (0..=5).collect::<Vec<_>>());
 }
 
 async fn club_event_order(h: Harness) {

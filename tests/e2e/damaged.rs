@@ -605,6 +605,84 @@ async fn embedded_finished_damaged_hand_is_quarantined() {
     run(Store::Embedded, finished_damaged_hand_is_quarantined).await;
 }
 
+/// Scenario: a row added past a finished hand's end behind the service's back (a copy of
+/// its reveal as the next event). The hand's recorded end does not move: replaying past
+/// it is refused as past the hand's last event. Every read of the whole log, `GET`, the
+/// replay's default (last) step and the replay's steps, answers `409 hand_damaged` at the
+/// added row, on both stores (the default replay step was shown as healthy: it restored
+/// the hand only up to its recorded end), and the audit fails. The table's next hand
+/// links to the signed reveal the hand was ended with, as it does for every finished hand
+/// (its start reads only its predecessor's sealed end).
+async fn a_row_past_a_finished_end_is_damage(env: Env) {
+    let app = TestApp::spawn(&env).await;
+    let (club, admin) = app.create_club("Kashan");
+    let table = create_table(&app, &admin, 3).await;
+    let mut rng = Rng(0x6a09_e667_f3bc_c908);
+    let h = start_hand(&app, &admin, &table).await;
+    let hand = h["hand_id"].as_str().unwrap().to_string();
+    let done = play_to_end(&app, &admin, &hand, &table.tokens, &mut rng).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    let bundle = verify_bundle(&app, &admin, &hand).await;
+    let records = bundle["records"].as_array().unwrap();
+    let events = u64::try_from(records.len()).unwrap();
+    let reveal = records[records.len() - 1]["hash"].clone();
+
+    let (seq, rule) = damage(&env, &app, Damage::InsertedRow, &hand, "", events).await;
+    assert_eq!(seq, events);
+    let get = app.get(&format!("/v1/hands/{hand}"), Some(&admin)).await;
+    damaged(&get, seq, rule, "GET of the hand");
+    let replay = app
+        .get(&format!("/v1/hands/{hand}/replay"), Some(&admin))
+        .await;
+    damaged(&replay, seq, rule, "the replay's last step");
+    let steps = app
+        .get(
+            &format!("/v1/hands/{hand}/replay/steps?from=0"),
+            Some(&admin),
+        )
+        .await;
+    damaged(&steps, seq, rule, "the replay's steps");
+    let past = app
+        .get(&format!("/v1/hands/{hand}/replay?step={seq}"), Some(&admin))
+        .await;
+    problem_at(
+        &past,
+        StatusCode::BAD_REQUEST,
+        "invalid_query",
+        "a step past the recorded end",
+    );
+    assert!(
+        past.text
+            .contains(&format!("past the hand's last event ({})", events - 1)),
+        "{}",
+        past.text
+    );
+    let (code, out) = audit(&env, &club, &[]);
+    assert_eq!(code, 1, "a damaged hand fails the audit: {out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("INVALID") && l.contains(&hand)),
+        "{out}"
+    );
+
+    let next = start_hand(&app, &admin, &table).await;
+    assert_eq!(
+        next["events"][0]["event"]["body"]["prev_hand"],
+        json!({"hand": hand, "hash": reveal}),
+        "the next hand links to the reveal the hand was ended with"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_a_row_past_a_finished_end_is_damage() {
+    run(Store::Pg, a_row_past_a_finished_end_is_damage).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_a_row_past_a_finished_end_is_damage() {
+    run(Store::Embedded, a_row_past_a_finished_end_is_damage).await;
+}
+
 /// Scenario: a healthy hand's row marked quarantined in the database behind the service's
 /// back (to drop a hand from its match). The service never quarantines a hand whose log
 /// verifies, so the audit names it (`MISMATCH`, exit 1) besides listing it.

@@ -275,7 +275,9 @@ pub struct HandRow {
     /// Where the hand stands.
     pub status: HandStatus,
     /// The `seq` the next event must have. Kept by the store: ignored by
-    /// [`Store::create_hand`], which sets it to one past the first event.
+    /// [`Store::create_hand`], which sets it to one past the first event. A completed or
+    /// abandoned hand's is one past the last event of the write that ended it, whatever
+    /// rows were added to its log behind the store's back afterwards.
     pub next_seq: i64,
     /// Player names in seat order.
     pub players: Vec<String>,

@@ -476,20 +476,27 @@ async fn events_page(
 /// A hand row's columns, for an INSERT.
 const HAND_COLS: &str = "club_id, hand_id, table_id, game, hand_no, status, next_seq, players, \
      started_ms, ended_ms, outcome, abandon_reason";
-/// The next `seq` of the hand `h` (a row of `hands`): one past its last event, one step
-/// back along `events_pkey`.
+/// The next `seq` of the hand `h` (a row of `hands`). A running (or quarantined) hand's
+/// is one past its last event, one step back along `events_pkey`. A completed or
+/// abandoned hand's is the one its row recorded with its end: the write that ended it
+/// wrote it with its last events, and the hand takes no more (`batch::first_events_sql`),
+/// so the index is not read (PostgreSQL evaluates only the `CASE` branch taken). It is
+/// what the embedded store reads for every hand, and where the service ended the hand: a
+/// row added behind the store's back past that end is damage, which the reads of the
+/// whole log report (`hands::restore`), not a longer hand.
 macro_rules! next_seq_sql {
     () => {
-        "COALESCE((SELECT e.seq + 1 FROM events e \
-                   WHERE e.club_id = h.club_id AND e.hand_id = h.hand_id \
-                   ORDER BY e.seq DESC LIMIT 1), h.next_seq)"
+        "CASE WHEN h.status IN ('completed', 'abandoned') THEN h.next_seq \
+              ELSE COALESCE((SELECT e.seq + 1 FROM events e \
+                             WHERE e.club_id = h.club_id AND e.hand_id = h.hand_id \
+                             ORDER BY e.seq DESC LIMIT 1), h.next_seq) END"
     };
 }
 
 /// A hand row's columns as read (`h` is `hands`). The stored `next_seq` is written with
 /// the hand's status (at its start and its end), not by the appends in between (their
-/// events' primary key is what orders them, see `batch`), so the hand's next `seq` is
-/// read as one past its last event: one step back along `events_pkey`.
+/// events' primary key is what orders them, see `batch`), so a running hand's next `seq`
+/// is read as one past its last event (see [`next_seq_sql`]).
 const HAND_READ: &str = concat!(
     "h.club_id, h.hand_id, h.table_id, h.game, h.hand_no, h.status, ",
     next_seq_sql!(),
