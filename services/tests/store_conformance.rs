@@ -385,6 +385,16 @@ fn completion() -> HandUpdate {
     }
 }
 
+/// A hand's abandonment, as an append that ends a hand carries it.
+fn abandonment() -> HandUpdate {
+    HandUpdate {
+        status: HandStatus::Abandoned,
+        ended_ms: Some(7_000),
+        outcome: None,
+        abandon_reason: Some("player left".into()),
+    }
+}
+
 const PLAYERS: [&str; 4] = ["dariush", "shirin", "kaveh", "parisa"];
 
 /// A club `club_id` with an admin key, and a hokm table `table_id` with four seats.
@@ -692,12 +702,7 @@ async fn create_hand_and_append(h: Harness) {
     // append to a hand that is over.
     start_hand(s, &hand("c1", "h2", "t1", "hokm", 2, 6_000, &PLAYERS)).await;
     let mut abandon = append_req("c1", "h2", 1, 2);
-    abandon.hand_update = Some(HandUpdate {
-        status: HandStatus::Abandoned,
-        ended_ms: Some(7_000),
-        outcome: None,
-        abandon_reason: Some("player left".into()),
-    });
+    abandon.hand_update = Some(abandonment());
     s.append(&abandon).await.unwrap();
     let mut later = append_req("c1", "h2", 3, 1);
     later.hand_update = Some(HandUpdate {
@@ -1377,12 +1382,7 @@ async fn a_finished_hand_ends_where_its_end_was_written(h: Harness) {
     s.append(&end).await.unwrap();
     start_hand(s, &hand("c1", "h2", "t2", "hokm", 1, 5_001, &PLAYERS)).await;
     let mut abandon = append_req("c1", "h2", 1, 2);
-    abandon.hand_update = Some(HandUpdate {
-        status: HandStatus::Abandoned,
-        ended_ms: Some(7_000),
-        outcome: None,
-        abandon_reason: Some("player left".into()),
-    });
+    abandon.hand_update = Some(abandonment());
     s.append(&abandon).await.unwrap();
     start_hand(s, &hand("c1", "h3", "t1", "hokm", 2, 5_002, &PLAYERS)).await;
     s.append(&append_req("c1", "h3", 1, 3)).await.unwrap();
