@@ -2,7 +2,7 @@
 // that was played, the table after it). Game terms keep their Persian names (hakem,
 // suz, khabar), glossed in English.
 import { cardName } from './cards.js';
-import { fa } from './i18n.js';
+import { fa, iso } from './i18n.js';
 
 const GAME_NAMES = {
   'bist-o-yek': { en: 'Bist-o-yek (21)', fa: 'بیست و یک' },
@@ -26,7 +26,7 @@ export function gameName(game, lang) {
 function who(actor, players, lang) {
   if (actor === 'service') return lang === 'fa' ? 'سرویس' : 'The service';
   const s = actor && typeof actor === 'object' ? actor.seat : actor;
-  const name = players?.[s];
+  const name = players?.[s] ? iso(players[s]) : null;
   if (lang === 'fa') return name ? `${name} (جای ${fa(s)})` : `جای ${fa(s)}`;
   return name ? `${name} (seat ${s})` : `Seat ${s}`;
 }
@@ -146,7 +146,7 @@ function outcomeText(outcome, players, lang) {
   const net = Array.isArray(outcome?.net) ? outcome.net : null;
   if (!net) return '';
   const parts = net.map((x, s) => {
-    const name = players?.[s] ?? (lang === 'fa' ? `جای ${fa(s)}` : `seat ${s}`);
+    const name = players?.[s] ? iso(players[s]) : lang === 'fa' ? `جای ${fa(s)}` : `seat ${s}`;
     const sign = x > 0 ? '+' : '';
     return `${name} ${sign}${n(lang, x)}`;
   });
