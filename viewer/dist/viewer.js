@@ -5629,7 +5629,7 @@
       v_where_all: "The problem concerns the whole file:",
       v_after: (step) => `What this page shows from step ${step} on is what the file claims, not what was proven.`,
       v_after_all: "Nothing this page shows is proven.",
-      v_goto: "Show the step",
+      v_goto: "Go to step",
       why: {
         format: "the file is not a readable hand bundle",
         chain: "this record was changed after it was signed, or records are missing or out of order",
@@ -5649,6 +5649,7 @@
       unproven_table_all: "Unproven: the file fails verification.",
       no_table_unproven: (step) => `No table is drawn here: the records from step ${step} on fail verification, so no view of them can be trusted.`,
       status_claimed: (s) => `claims “${s}”, not verified`,
+      no_faces: (step) => `The cards in the players' hands are not shown: their faces follow from the seeds revealed at the end, and the records fail verification from step ${step} on. Cards played face up are shown as recorded.`,
       // the table and the result (point 3)
       result: "Result",
       hide_result: "Hide the result",
@@ -5772,7 +5773,7 @@
       v_where_all: "مشکل به کل پرونده مربوط است:",
       v_after: (step) => `آنچه این صفحه از گام ${fa(step)} به بعد نشان می‌دهد ادعای پرونده است، نه چیزی که ثابت شده.`,
       v_after_all: "هیچ‌چیزی که این صفحه نشان می‌دهد ثابت نشده است.",
-      v_goto: "نمایش گام",
+      v_goto: "رفتن به گام",
       why: {
         format: "پرونده بستهٔ دستِ خواندنی نیست",
         chain: "این رویداد پس از امضا تغییر کرده، یا رویدادهایی گم شده یا جابه‌جا شده‌اند",
@@ -5792,6 +5793,7 @@
       unproven_table_all: "ثابت‌نشده: پرونده وارسی نمی‌شود.",
       no_table_unproven: (step) => `اینجا میزی کشیده نمی‌شود: رویدادهای گام ${fa(step)} به بعد وارسی نمی‌شوند و هیچ نمایی از آن‌ها قابل اعتماد نیست.`,
       status_claimed: (s) => `ادعا: «${s}»، وارسی‌نشده`,
+      no_faces: (step) => `کارت‌های دست بازیکنان نشان داده نمی‌شوند: رویِ آن‌ها از بذرهایی می‌آید که در پایان آشکار شد، و رویدادها از گام ${step} به بعد وارسی نمی‌شوند. کارت‌هایی که رو بازی شده‌اند همان‌گونه که ثبت شده‌اند نشان داده می‌شوند.`,
       result: "نتیجه",
       hide_result: "پنهان کردن نتیجه",
       show_result: "نمایش نتیجه",
@@ -6405,7 +6407,7 @@
       h("div.direction", { "aria-hidden": "true", title: lang === "fa" ? "جهت بازی" : "direction of play" }, "↺")
     );
     felt.append(center);
-    if (unproven) felt.append(h("p.unproven-note", { role: "note" }, "⚠ ", unproven));
+    if (unproven) table2.prepend(h("p.unproven-note", { role: "note" }, "⚠ ", unproven));
     if (result) {
       felt.append(h(
         "section.result",
@@ -7384,7 +7386,8 @@
     stepEls.play.title = state.timer ? T.pause : T.play;
     const who2 = watching === "seat" ? T.watch_note_seat(num(state.lang, state.watch)) : hand.viewer === "seat" ? T.viewer_seat(num(state.lang, me)) : hand.viewer === "public" ? T.viewer_public : T.viewer_all;
     fill(stepEls.viewer, h("span", { dataset: { viewer: hand.viewer, watching: watching ?? "" } }, who2), " · ", h("span.views-source", { dataset: { source: hand.viewsSource } }, viewsNote(hand)));
-    fill(stepEls.watchNote, watching === "after" ? T.watch_note_after : watching === "unavailable" ? T.watch_unavailable : null);
+    const noFaces = hand.viewsSource === "browser" && hand.crypto && !hand.crypto.ok && !Object.keys(hand.crypto.decks ?? {}).length;
+    fill(stepEls.watchNote, watching === "after" ? T.watch_note_after : watching === "unavailable" ? T.watch_unavailable : noFaces ? T.no_faces(num(state.lang, badSeq ?? 0)) : null);
     fill(stepEls.panel, drawPanel({ crypto: hand.crypto, rules: hand.rules, source: hand.ruleSource, lang: state.lang, onGoto: (seq) => {
       stopPlay();
       goSeq(seq);

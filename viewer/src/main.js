@@ -746,7 +746,10 @@ function renderStep() {
   stepEls.play.title = state.timer ? T.pause : T.play;
   const who = watching === 'seat' ? T.watch_note_seat(num(state.lang, state.watch)) : hand.viewer === 'seat' ? T.viewer_seat(num(state.lang, me)) : hand.viewer === 'public' ? T.viewer_public : T.viewer_all;
   fill(stepEls.viewer, h('span', { dataset: { viewer: hand.viewer, watching: watching ?? '' } }, who), ' · ', h('span.views-source', { dataset: { source: hand.viewsSource } }, viewsNote(hand)));
-  fill(stepEls.watchNote, watching === 'after' ? T.watch_note_after : watching === 'unavailable' ? T.watch_unavailable : null);
+  // A dropped file that fails before its reveal: the faces follow from seeds revealed after
+  // the first problem, so this page names no hidden card at any step.
+  const noFaces = hand.viewsSource === 'browser' && hand.crypto && !hand.crypto.ok && !Object.keys(hand.crypto.decks ?? {}).length;
+  fill(stepEls.watchNote, watching === 'after' ? T.watch_note_after : watching === 'unavailable' ? T.watch_unavailable : noFaces ? T.no_faces(num(state.lang, badSeq ?? 0)) : null);
   fill(stepEls.panel, drawPanel({ crypto: hand.crypto, rules: hand.rules, source: hand.ruleSource, lang: state.lang, onGoto: (seq) => { stopPlay(); goSeq(seq); } }));
   for (const b of stepEls.list.querySelectorAll('button[aria-current]')) b.removeAttribute('aria-current');
   const cur = stepEls.list.querySelector(`button[data-step="${step?.seq}"]`);

@@ -96,7 +96,7 @@ export const STRINGS = {
     v_where_all: 'The problem concerns the whole file:',
     v_after: (step) => `What this page shows from step ${step} on is what the file claims, not what was proven.`,
     v_after_all: 'Nothing this page shows is proven.',
-    v_goto: 'Show the step',
+    v_goto: 'Go to step',
     why: {
       format: 'the file is not a readable hand bundle',
       chain: 'this record was changed after it was signed, or records are missing or out of order',
@@ -116,6 +116,7 @@ export const STRINGS = {
     unproven_table_all: 'Unproven: the file fails verification.',
     no_table_unproven: (step) => `No table is drawn here: the records from step ${step} on fail verification, so no view of them can be trusted.`,
     status_claimed: (s) => `claims “${s}”, not verified`,
+    no_faces: (step) => `The cards in the players' hands are not shown: their faces follow from the seeds revealed at the end, and the records fail verification from step ${step} on. Cards played face up are shown as recorded.`,
     // the table and the result (point 3)
     result: 'Result',
     hide_result: 'Hide the result',
@@ -239,7 +240,7 @@ export const STRINGS = {
     v_where_all: 'مشکل به کل پرونده مربوط است:',
     v_after: (step) => `آنچه این صفحه از گام ${fa(step)} به بعد نشان می‌دهد ادعای پرونده است، نه چیزی که ثابت شده.`,
     v_after_all: 'هیچ‌چیزی که این صفحه نشان می‌دهد ثابت نشده است.',
-    v_goto: 'نمایش گام',
+    v_goto: 'رفتن به گام',
     why: {
       format: 'پرونده بستهٔ دستِ خواندنی نیست',
       chain: 'این رویداد پس از امضا تغییر کرده، یا رویدادهایی گم شده یا جابه‌جا شده‌اند',
@@ -259,6 +260,7 @@ export const STRINGS = {
     unproven_table_all: 'ثابت‌نشده: پرونده وارسی نمی‌شود.',
     no_table_unproven: (step) => `اینجا میزی کشیده نمی‌شود: رویدادهای گام ${fa(step)} به بعد وارسی نمی‌شوند و هیچ نمایی از آن‌ها قابل اعتماد نیست.`,
     status_claimed: (s) => `ادعا: «${s}»، وارسی‌نشده`,
+    no_faces: (step) => `کارت‌های دست بازیکنان نشان داده نمی‌شوند: رویِ آن‌ها از بذرهایی می‌آید که در پایان آشکار شد، و رویدادها از گام ${step} به بعد وارسی نمی‌شوند. کارت‌هایی که رو بازی شده‌اند همان‌گونه که ثبت شده‌اند نشان داده می‌شوند.`,
     result: 'نتیجه',
     hide_result: 'پنهان کردن نتیجه',
     show_result: 'نمایش نتیجه',

@@ -231,7 +231,7 @@ export function drawTable({ game, view, players = [], lang = 'en', me = null, tr
     h('div.direction', { 'aria-hidden': 'true', title: lang === 'fa' ? 'جهت بازی' : 'direction of play' }, '↺'),
   );
   felt.append(center);
-  if (unproven) felt.append(h('p.unproven-note', { role: 'note' }, '⚠ ', unproven));
+  if (unproven) table.prepend(h('p.unproven-note', { role: 'note' }, '⚠ ', unproven));
   if (result) {
     felt.append(h('section.result', { 'aria-labelledby': 'result-title', dataset: { winners: result.winners.join(',') } },
       h('h3#result-title', h('span.result-label', t.result), ' ', result.title[lang]),
