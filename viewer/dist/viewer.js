@@ -5184,8 +5184,10 @@
         }
         const hw = eff("hand_won")[0];
         if (hw) {
-          en += `; side ${hw.side} wins the hand (${hw.kind}, ${hw.points} points)`;
-          fa2 += `؛ تیم ${faNum(hw.side)} دست را برد${hw.kind === "kot" ? " (کوت)" : ""}`;
+          const four = seats?.length === 4;
+          const side = four ? { en: ["Team A", "Team B"][hw.side], fa: ["تیم الف", "تیم ب"][hw.side] } : seatName(seats, hw.side);
+          en += `; ${side.en ?? `side ${hw.side}`} wins the hand (${hw.kind}, ${hw.points} points)`;
+          fa2 += `؛ ${side.fa ?? `تیم ${faNum(hw.side)}`} دست را برد${hw.kind === "kot" ? " (کوت)" : ""}`;
         }
         return { en, fa: fa2 };
       }
@@ -5211,12 +5213,17 @@
     }
     return { en: `The deck is shuffled for the deal (${body.cards} cards, shuffle ${body.shuffle})`, fa: `دسته برای پخش بُر خورد (${faNum(body.cards)} برگ)` };
   }
-  function endText2(o) {
+  function endText2(o, seats) {
     if (!o || o.winner === void 0 || o.winner === null) return null;
     const kot = o.kind && o.kind !== "plain" ? ` (${o.kind})` : "";
     const kotFa = o.kind === "kot" ? " (کوت)" : o.kind === "por_kot" ? " (پر کوت)" : "";
     const tricks = Array.isArray(o.tricks) ? o.tricks.join("–") : "";
-    return { en: `side ${o.winner} wins, tricks ${tricks}${kot}`, fa: `تیم ${faNum(o.winner)} برد، دست‌ها ${faNum(tricks)}${kotFa}` };
+    if (o.seats === 4) {
+      const team = { en: ["Team A", "Team B"][o.winner] ?? `side ${o.winner}`, fa: ["تیم الف", "تیم ب"][o.winner] ?? `تیم ${faNum(o.winner)}` };
+      return { en: `${team.en} wins, tricks ${tricks}${kot}`, fa: `${team.fa} برد، دست‌ها ${faNum(tricks)}${kotFa}` };
+    }
+    const seat2 = (l) => seatName(seats, o.winner)[l];
+    return { en: `${seat2("en")} wins, tricks ${tricks}${kot}`, fa: `${seat2("fa")} برد، دست‌ها ${faNum(tricks)}${kotFa}` };
   }
 
   // src/games/bluff.js
@@ -6879,7 +6886,6 @@
       } catch {
         h0.bundle = null;
       }
-      render();
       const verdict = await get(`/v1/hands/${encodeURIComponent(handId)}/verify`, cred).catch(() => null);
       h0.rules = verdict ? ruleChecks(verdict, records) : null;
       if (!verdict) h0.ruleSource = "none";

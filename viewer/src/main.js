@@ -240,7 +240,6 @@ async function openServed(handId, cred) {
     } catch {
       h0.bundle = null;
     }
-    render();
     const verdict = await get(`/v1/hands/${encodeURIComponent(handId)}/verify`, cred).catch(() => null);
     h0.rules = verdict ? ruleChecks(verdict, records) : null;
     if (!verdict) h0.ruleSource = 'none';
