@@ -5918,6 +5918,112 @@
     );
   }
 
+  // src/ui/result.js
+  var seatLabel = (players, s, lang) => {
+    const p = players?.[s];
+    if (p) return iso(p);
+    return lang === "fa" ? `جای ${num("fa", s)}` : `seat ${s}`;
+  };
+  var TEAM_LETTERS = ["A", "B", "C", "D"];
+  var TEAM_FA = ["الف", "ب", "ج", "د"];
+  function hokmSides(n2, seating, players) {
+    const order = Array.isArray(seating) && seating.length === n2 ? seating : [...Array(n2).keys()];
+    if (n2 === 4) {
+      return [0, 1].map((side) => {
+        const seats = order.filter((_, place3) => place3 % 2 === side);
+        return {
+          side,
+          seats,
+          label: {
+            en: `Team ${TEAM_LETTERS[side]} (${seats.map((s) => seatLabel(players, s, "en")).join(" & ")})`,
+            fa: `تیم ${TEAM_FA[side]} (${seats.map((s) => seatLabel(players, s, "fa")).join(" و ")})`
+          },
+          short: { en: `Team ${TEAM_LETTERS[side]}`, fa: `تیم ${TEAM_FA[side]}` }
+        };
+      });
+    }
+    return [...Array(n2).keys()].map((s) => ({
+      side: s,
+      seats: [s],
+      label: { en: seatLabel(players, s, "en"), fa: seatLabel(players, s, "fa") },
+      short: { en: seatLabel(players, s, "en"), fa: seatLabel(players, s, "fa") }
+    }));
+  }
+  var KIND = {
+    plain: { en: "", fa: "" },
+    kot: { en: "kot: the hakem's side took every one of the seven", fa: "کُت: طرف حاکم هفت دست را بی‌باخت برد" },
+    por_kot: { en: "por kot: the hakem's opponents took seven, the hakem's side none", fa: "پر کُت: حریفان حاکم هفت دست بردند و طرف حاکم هیچ" },
+    kot_at_six: { en: "kot at six, scored as one", fa: "کُت در شش، یک امتیاز" },
+    six_six_five: { en: "nobody reached seven; five tricks win", fa: "کسی به هفت نرسید؛ پنج دست برنده است" },
+    bam: { en: "bam: every trick", fa: "بام: همهٔ دست‌ها" }
+  };
+  var BLUFF_TITLES = {
+    king: { en: "King", fa: "شاه" },
+    vizier: { en: "Vizier", fa: "وزیر" },
+    executioner: { en: "Executioner", fa: "جلاد" },
+    thief: { en: "Thief", fa: "دزد" }
+  };
+  var place2 = (i, lang) => lang === "fa" ? `${num("fa", i)}.` : `${i}.`;
+  function resultOf2(game, body, players, seating) {
+    if (!body) return null;
+    if (body.type === "abandoned") {
+      return { title: { en: "The hand was abandoned", fa: "دست رها شد" }, lines: [{ en: `Reason: ${body.reason}`, fa: `دلیل: ${body.reason}` }], winners: [] };
+    }
+    if (body.type !== "hand_ended") return null;
+    const o = body.outcome ?? {};
+    const both = (f) => ({ en: f("en"), fa: f("fa") });
+    if (game === "hokm" && Number.isInteger(o.winner)) {
+      const n2 = o.seats ?? players?.length ?? 4;
+      const sides2 = hokmSides(n2, seating ?? o.next?.seating, players);
+      const w = sides2.find((x) => x.side === o.winner) ?? sides2[0];
+      const kind = KIND[o.kind] ?? { en: String(o.kind ?? ""), fa: String(o.kind ?? "") };
+      const points2 = Array.isArray(o.points) ? o.points[o.winner] : null;
+      const lines = [];
+      if (Array.isArray(o.tricks)) {
+        lines.push(both((l) => `${l === "fa" ? "دست‌های برده" : "Tricks"}: ${sides2.map((s) => `${s.short[l]} ${num(l, o.tricks[s.side] ?? 0)}`).join(l === "fa" ? "، " : ", ")}`));
+      }
+      if (points2 !== null) lines.push(both((l) => l === "fa" ? `امتیاز این دست: ${num("fa", points2)} برای ${w.short.fa}` : `Points for this hand: ${points2} to ${w.short.en}`));
+      const next = o.next;
+      if (Array.isArray(next?.scores)) {
+        lines.push(both((l) => `${l === "fa" ? "امتیاز مسابقه" : "Match score"}: ${sides2.map((s) => `${s.short[l]} ${num(l, next.scores[s.side] ?? 0)}`).join(l === "fa" ? "، " : ", ")}`));
+      }
+      if (next?.over && Number.isInteger(next.winner)) {
+        const mw = sides2.find((x) => x.side === next.winner);
+        if (mw) lines.push(both((l) => l === "fa" ? `${mw.label.fa} مسابقه را برد` : `${mw.label.en} wins the match`));
+      }
+      for (const s of sides2.filter((x) => sides2.length === 2 || x.side === o.winner)) lines.push(both((l) => s.label[l]));
+      return {
+        title: both((l) => l === "fa" ? `${w.label.fa} دست را برد${kind.fa ? ` (${kind.fa})` : ""}` : `${w.label.en} wins the hand${kind.en ? ` (${kind.en})` : ""}`),
+        lines: dedupe(lines),
+        winners: w.seats
+      };
+    }
+    if (game === "bluff" && Array.isArray(o.order) && Array.isArray(o.titles)) {
+      const king = o.order[0];
+      const thief = o.order[o.order.length - 1];
+      const title = (s, l) => BLUFF_TITLES[o.titles[s]]?.[l] ?? String(o.titles[s] ?? "");
+      return {
+        title: both((l) => l === "fa" ? `${seatLabel(players, king, "fa")} شاه شد؛ ${seatLabel(players, thief, "fa")} دزد است` : `${seatLabel(players, king, "en")} is King; ${seatLabel(players, thief, "en")} is the Thief`),
+        lines: o.order.map((s, i) => both((l) => `${place2(i + 1, l)} ${seatLabel(players, s, l)}: ${title(s, l)}`)),
+        winners: [king]
+      };
+    }
+    if (game === "bist-o-yek" && Array.isArray(o.net)) {
+      const best = Math.max(...o.net);
+      const sign = (x, l) => `${x > 0 ? "+" : x < 0 ? "−" : ""}${num(l, Math.abs(x))}`;
+      return {
+        title: both((l) => l === "fa" ? "دست تمام و تسویه شد" : "The hand is over and settled"),
+        lines: o.net.map((x, s) => both((l) => `${seatLabel(players, s, l)}: ${sign(x, l)}${Array.isArray(o.balances) ? l === "fa" ? ` (موجودی ${num("fa", o.balances[s])})` : ` (balance ${num("en", o.balances[s])})` : ""}`)),
+        winners: best > 0 ? o.net.map((x, s) => x === best ? s : -1).filter((s) => s >= 0) : []
+      };
+    }
+    return { title: both((l) => l === "fa" ? "دست تمام شد" : "The hand is over"), lines: [], winners: [] };
+  }
+  function dedupe(lines) {
+    const seen = /* @__PURE__ */ new Set();
+    return lines.filter((x) => seen.has(x.en) ? false : (seen.add(x.en), true));
+  }
+
   // src/ui/describe.js
   var GAME_NAMES = {
     "bist-o-yek": { en: "Bist-o-yek (21)", fa: "بیست و یک" },
@@ -6110,8 +6216,11 @@
         return `${who(b.actor, players, lang)} ${action(game, b.action, view4, lang)}.`.replace(/^(.)/, (c) => c);
       case "private_action":
         return E ? `${who(b.actor, players, "en")} makes a private choice (${b.public?.type ?? "hidden"}), committed now and opened at the end.` : `${who(b.actor, players, "fa")} انتخابی پنهان می‌کند که اکنون تعهد و در پایان گشوده می‌شود.`;
-      case "hand_ended":
+      case "hand_ended": {
+        const r = game === "hokm" || game === "bluff" ? resultOf2(game, b, players, b.outcome?.next?.seating) : null;
+        if (r && (r.winners.length || game === "bluff")) return E ? `The hand is over: ${r.title.en}.` : `دست تمام شد: ${r.title.fa}.`;
         return (E ? "The hand is over and settled." : "دست تمام و تسویه شد.") + outcomeText(b.outcome, players, lang);
+      }
       case "abandoned":
         return E ? `The hand is abandoned: ${b.reason}` : `دست رها شد: ${b.reason}`;
       case "seeds_revealed":
@@ -6119,112 +6228,6 @@
       default:
         return E ? `Event ${ev?.seq}: ${b.type ?? "unknown"}` : `رویداد ${fa(ev?.seq)}: ${b.type ?? "ناشناخته"}`;
     }
-  }
-
-  // src/ui/result.js
-  var seatLabel = (players, s, lang) => {
-    const p = players?.[s];
-    if (p) return iso(p);
-    return lang === "fa" ? `جای ${num("fa", s)}` : `seat ${s}`;
-  };
-  var TEAM_LETTERS = ["A", "B", "C", "D"];
-  var TEAM_FA = ["الف", "ب", "ج", "د"];
-  function hokmSides(n2, seating, players) {
-    const order = Array.isArray(seating) && seating.length === n2 ? seating : [...Array(n2).keys()];
-    if (n2 === 4) {
-      return [0, 1].map((side) => {
-        const seats = order.filter((_, place3) => place3 % 2 === side);
-        return {
-          side,
-          seats,
-          label: {
-            en: `Team ${TEAM_LETTERS[side]} (${seats.map((s) => seatLabel(players, s, "en")).join(" & ")})`,
-            fa: `تیم ${TEAM_FA[side]} (${seats.map((s) => seatLabel(players, s, "fa")).join(" و ")})`
-          },
-          short: { en: `Team ${TEAM_LETTERS[side]}`, fa: `تیم ${TEAM_FA[side]}` }
-        };
-      });
-    }
-    return [...Array(n2).keys()].map((s) => ({
-      side: s,
-      seats: [s],
-      label: { en: seatLabel(players, s, "en"), fa: seatLabel(players, s, "fa") },
-      short: { en: seatLabel(players, s, "en"), fa: seatLabel(players, s, "fa") }
-    }));
-  }
-  var KIND = {
-    plain: { en: "", fa: "" },
-    kot: { en: "kot: the hakem's side took every one of the seven", fa: "کُت: طرف حاکم هفت دست را بی‌باخت برد" },
-    por_kot: { en: "por kot: the hakem's opponents took seven, the hakem's side none", fa: "پر کُت: حریفان حاکم هفت دست بردند و طرف حاکم هیچ" },
-    kot_at_six: { en: "kot at six, scored as one", fa: "کُت در شش، یک امتیاز" },
-    six_six_five: { en: "nobody reached seven; five tricks win", fa: "کسی به هفت نرسید؛ پنج دست برنده است" },
-    bam: { en: "bam: every trick", fa: "بام: همهٔ دست‌ها" }
-  };
-  var BLUFF_TITLES = {
-    king: { en: "King", fa: "شاه" },
-    vizier: { en: "Vizier", fa: "وزیر" },
-    executioner: { en: "Executioner", fa: "جلاد" },
-    thief: { en: "Thief", fa: "دزد" }
-  };
-  var place2 = (i, lang) => lang === "fa" ? `${num("fa", i)}.` : `${i}.`;
-  function resultOf2(game, body, players, seating) {
-    if (!body) return null;
-    if (body.type === "abandoned") {
-      return { title: { en: "The hand was abandoned", fa: "دست رها شد" }, lines: [{ en: `Reason: ${body.reason}`, fa: `دلیل: ${body.reason}` }], winners: [] };
-    }
-    if (body.type !== "hand_ended") return null;
-    const o = body.outcome ?? {};
-    const both = (f) => ({ en: f("en"), fa: f("fa") });
-    if (game === "hokm" && Number.isInteger(o.winner)) {
-      const n2 = o.seats ?? players?.length ?? 4;
-      const sides2 = hokmSides(n2, seating ?? o.next?.seating, players);
-      const w = sides2.find((x) => x.side === o.winner) ?? sides2[0];
-      const kind = KIND[o.kind] ?? { en: String(o.kind ?? ""), fa: String(o.kind ?? "") };
-      const points2 = Array.isArray(o.points) ? o.points[o.winner] : null;
-      const lines = [];
-      if (Array.isArray(o.tricks)) {
-        lines.push(both((l) => `${l === "fa" ? "دست‌های برده" : "Tricks"}: ${sides2.map((s) => `${s.short[l]} ${num(l, o.tricks[s.side] ?? 0)}`).join(l === "fa" ? "، " : ", ")}`));
-      }
-      if (points2 !== null) lines.push(both((l) => l === "fa" ? `امتیاز این دست: ${num("fa", points2)} برای ${w.short.fa}` : `Points for this hand: ${points2} to ${w.short.en}`));
-      const next = o.next;
-      if (Array.isArray(next?.scores)) {
-        lines.push(both((l) => `${l === "fa" ? "امتیاز مسابقه" : "Match score"}: ${sides2.map((s) => `${s.short[l]} ${num(l, next.scores[s.side] ?? 0)}`).join(l === "fa" ? "، " : ", ")}`));
-      }
-      if (next?.over && Number.isInteger(next.winner)) {
-        const mw = sides2.find((x) => x.side === next.winner);
-        if (mw) lines.push(both((l) => l === "fa" ? `${mw.label.fa} مسابقه را برد` : `${mw.label.en} wins the match`));
-      }
-      for (const s of sides2.filter((x) => sides2.length === 2 || x.side === o.winner)) lines.push(both((l) => s.label[l]));
-      return {
-        title: both((l) => l === "fa" ? `${w.label.fa} دست را برد${kind.fa ? ` (${kind.fa})` : ""}` : `${w.label.en} wins the hand${kind.en ? ` (${kind.en})` : ""}`),
-        lines: dedupe(lines),
-        winners: w.seats
-      };
-    }
-    if (game === "bluff" && Array.isArray(o.order) && Array.isArray(o.titles)) {
-      const king = o.order[0];
-      const thief = o.order[o.order.length - 1];
-      const title = (s, l) => BLUFF_TITLES[o.titles[s]]?.[l] ?? String(o.titles[s] ?? "");
-      return {
-        title: both((l) => l === "fa" ? `${seatLabel(players, king, "fa")} شاه شد؛ ${seatLabel(players, thief, "fa")} دزد است` : `${seatLabel(players, king, "en")} is King; ${seatLabel(players, thief, "en")} is the Thief`),
-        lines: o.order.map((s, i) => both((l) => `${place2(i + 1, l)} ${seatLabel(players, s, l)}: ${title(s, l)}`)),
-        winners: [king]
-      };
-    }
-    if (game === "bist-o-yek" && Array.isArray(o.net)) {
-      const best = Math.max(...o.net);
-      const sign = (x, l) => `${x > 0 ? "+" : x < 0 ? "−" : ""}${num(l, Math.abs(x))}`;
-      return {
-        title: both((l) => l === "fa" ? "دست تمام و تسویه شد" : "The hand is over and settled"),
-        lines: o.net.map((x, s) => both((l) => `${seatLabel(players, s, l)}: ${sign(x, l)}${Array.isArray(o.balances) ? l === "fa" ? ` (موجودی ${num("fa", o.balances[s])})` : ` (balance ${num("en", o.balances[s])})` : ""}`)),
-        winners: best > 0 ? o.net.map((x, s) => x === best ? s : -1).filter((s) => s >= 0) : []
-      };
-    }
-    return { title: both((l) => l === "fa" ? "دست تمام شد" : "The hand is over"), lines: [], winners: [] };
-  }
-  function dedupe(lines) {
-    const seen = /* @__PURE__ */ new Set();
-    return lines.filter((x) => seen.has(x.en) ? false : (seen.add(x.en), true));
   }
 
   // src/ui/table.js

@@ -3,6 +3,7 @@
 // suz, khabar), glossed in English.
 import { cardName } from './cards.js';
 import { fa, iso } from './i18n.js';
+import { resultOf } from './result.js';
 
 const GAME_NAMES = {
   'bist-o-yek': { en: 'Bist-o-yek (21)', fa: 'بیست و یک' },
@@ -185,8 +186,12 @@ function describeIn(record, { game, players, view }, lang) {
       return `${who(b.actor, players, lang)} ${action(game, b.action, view, lang)}.`.replace(/^(.)/, (c) => c);
     case 'private_action':
       return E ? `${who(b.actor, players, 'en')} makes a private choice (${b.public?.type ?? 'hidden'}), committed now and opened at the end.` : `${who(b.actor, players, 'fa')} انتخابی پنهان می‌کند که اکنون تعهد و در پایان گشوده می‌شود.`;
-    case 'hand_ended':
+    case 'hand_ended': {
+      // Hokm and Bluff: who won (the team by its players, or King and Thief).
+      const r = game === 'hokm' || game === 'bluff' ? resultOf(game, b, players, b.outcome?.next?.seating) : null;
+      if (r && (r.winners.length || game === 'bluff')) return E ? `The hand is over: ${r.title.en}.` : `دست تمام شد: ${r.title.fa}.`;
       return (E ? 'The hand is over and settled.' : 'دست تمام و تسویه شد.') + outcomeText(b.outcome, players, lang);
+    }
     case 'abandoned':
       return E ? `The hand is abandoned: ${b.reason}` : `دست رها شد: ${b.reason}`;
     case 'seeds_revealed':
