@@ -3415,9 +3415,14 @@
   var b64encode = (b) => btoa(String.fromCharCode(...b));
   function parseVkey(vkey) {
     if (typeof vkey !== "string") return null;
-    const parts = vkey.trim().split("+");
-    if (parts.length !== 3) return null;
-    const [name, idHex, keyB64] = parts;
+    const text = vkey.trim();
+    const a = text.indexOf("+");
+    const b = a < 0 ? -1 : text.indexOf("+", a + 1);
+    if (a < 0 || b < 0) return null;
+    const name = text.slice(0, a);
+    const idHex = text.slice(a + 1, b);
+    const keyB64 = text.slice(b + 1);
+    if (/\s/.test(name)) return null;
     const raw = b64decode(keyB64);
     if (!name || !/^[0-9a-f]{8}$/.test(idHex) || !raw || raw.length !== 33 || raw[0] !== 1) return null;
     const pub = raw.subarray(1);
@@ -4485,7 +4490,7 @@
   var suitEn = (s) => SUIT_EN[s] ?? s;
   var suitFa = (s) => SUIT_FA[s] ?? s;
   function seatName(seats, seat2) {
-    const p = seats?.[seat2]?.player;
+    const p = seats?.[seat2]?.player ? `⁨${seats[seat2].player}⁩` : null;
     return {
       en: p ? `${p} (seat ${seat2})` : `seat ${seat2}`,
       fa: p ? `${p} (صندلی ${faNum(seat2)})` : `صندلی ${faNum(seat2)}`
@@ -5179,8 +5184,10 @@
         }
         const hw = eff("hand_won")[0];
         if (hw) {
-          en += `; side ${hw.side} wins the hand (${hw.kind}, ${hw.points} points)`;
-          fa2 += `؛ تیم ${faNum(hw.side)} دست را برد${hw.kind === "kot" ? " (کوت)" : ""}`;
+          const four = seats?.length === 4;
+          const side = four ? { en: ["Team A", "Team B"][hw.side], fa: ["تیم الف", "تیم ب"][hw.side] } : seatName(seats, hw.side);
+          en += `; ${side.en ?? `side ${hw.side}`} wins the hand (${hw.kind}, ${hw.points} points)`;
+          fa2 += `؛ ${side.fa ?? `تیم ${faNum(hw.side)}`} دست را برد${hw.kind === "kot" ? " (کوت)" : ""}`;
         }
         return { en, fa: fa2 };
       }
@@ -5206,12 +5213,17 @@
     }
     return { en: `The deck is shuffled for the deal (${body.cards} cards, shuffle ${body.shuffle})`, fa: `دسته برای پخش بُر خورد (${faNum(body.cards)} برگ)` };
   }
-  function endText2(o) {
+  function endText2(o, seats) {
     if (!o || o.winner === void 0 || o.winner === null) return null;
     const kot = o.kind && o.kind !== "plain" ? ` (${o.kind})` : "";
     const kotFa = o.kind === "kot" ? " (کوت)" : o.kind === "por_kot" ? " (پر کوت)" : "";
     const tricks = Array.isArray(o.tricks) ? o.tricks.join("–") : "";
-    return { en: `side ${o.winner} wins, tricks ${tricks}${kot}`, fa: `تیم ${faNum(o.winner)} برد، دست‌ها ${faNum(tricks)}${kotFa}` };
+    if (o.seats === 4) {
+      const team = { en: ["Team A", "Team B"][o.winner] ?? `side ${o.winner}`, fa: ["تیم الف", "تیم ب"][o.winner] ?? `تیم ${faNum(o.winner)}` };
+      return { en: `${team.en} wins, tricks ${tricks}${kot}`, fa: `${team.fa} برد، دست‌ها ${faNum(tricks)}${kotFa}` };
+    }
+    const seat2 = (l) => seatName(seats, o.winner)[l];
+    return { en: `${seat2("en")} wins, tricks ${tricks}${kot}`, fa: `${seat2("fa")} برد، دست‌ها ${faNum(tricks)}${kotFa}` };
   }
 
   // src/games/bluff.js
@@ -5445,7 +5457,7 @@
     bluff: bluff_exports
   };
   var SUPPORTED_GAMES = Object.keys(MODELS);
-  function stepViews(bundle, decks) {
+  function stepViews(bundle, decks, viewer = "all") {
     const b = typeof bundle === "string" ? parseStrict(bundle) : bundle;
     const records = b?.records ?? [];
     const start2 = records[0]?.event?.body;
@@ -5471,7 +5483,7 @@
       } else if (s && body.type === "action") {
         for (const x of body.effects) model.evolve(s, x, null);
       }
-      out.push({ seq: e.seq, view: s ? model.view(s, "all") : null, text: dealerText(body, seats, model.actionText, model.shuffleText, model.endText) });
+      out.push({ seq: e.seq, view: s ? model.view(s, viewer) : null, text: dealerText(body, seats, model.actionText, model.shuffleText, model.endText) });
     }
     return out;
   }
@@ -5500,10 +5512,26 @@
     append(el, children);
     return el;
   }
+  var ISO_RUN = /\u2068([^\u2068\u2069]*)\u2069/g;
+  function textNodes(s) {
+    const out = [];
+    let at = 0;
+    for (const m of s.matchAll(ISO_RUN)) {
+      if (m.index > at) out.push(document.createTextNode(s.slice(at, m.index)));
+      const b = document.createElement("bdi");
+      b.setAttribute("dir", "auto");
+      b.textContent = m[1];
+      out.push(b);
+      at = m.index + m[0].length;
+    }
+    if (at < s.length || out.length === 0) out.push(document.createTextNode(s.slice(at)));
+    return out;
+  }
   function append(el, children) {
     for (const c of children.flat(Infinity)) {
       if (c === null || c === void 0 || c === false) continue;
-      el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+      if (c instanceof Node) el.append(c);
+      else el.append(...textNodes(String(c)));
     }
   }
   function fill(el, ...children) {
@@ -5590,6 +5618,73 @@
       hand_status: { in_progress: "running", completed: "completed", abandoned: "abandoned", quarantined: "quarantined" },
       match_valid: "Every hand verified and linked",
       after_last_hand: "After the last hand:",
+      // the verdict (issue 28, point 2)
+      v_pending: "Checking this hand…",
+      v_verified: "Verified",
+      v_self: "Sound, but signed only by a key inside the file",
+      v_partial: "Records and decks verified; the rules not checked here",
+      v_failed: "NOT verified",
+      v_running: "The hand is still running",
+      v_signed_service: (k) => `Every record is signed by the service's published key ${k}, and checked in this browser.`,
+      v_signed_self: (k) => `Every record is signed by ${k}, a key the file itself carries: anyone can sign a file with a key of their own. Compare it with the key your club publishes.`,
+      v_decks: "Every deck follows from seeds committed before the deal.",
+      v_rules_server: "The rules and the settlement: re-run by the service's rules engine.",
+      v_rules_native: "The rules and the settlement: re-run by the native replayer (replayer view).",
+      v_rules_none: "The rules and the settlement are not checked on this page: open the hand with replayer view, or on the service.",
+      v_running_detail: "The records so far are checked (hash chain and signatures); the deal and the rules are checked when the hand is over.",
+      v_where: (step, seat2) => `The first problem is at step ${step}${seat2 !== null && seat2 !== void 0 ? `, seat ${seat2}` : ""}:`,
+      v_where_all: "The problem concerns the whole file:",
+      v_after: (step) => `What this page shows from step ${step} on is what the file claims, not what was proven.`,
+      v_after_all: "Nothing this page shows is proven.",
+      v_goto: "Go to step",
+      why: {
+        format: "the file is not a readable hand bundle",
+        chain: "this record was changed after it was signed, or records are missing or out of order",
+        signatures: "a signature does not match its record, or the signer is not a trusted key",
+        commitments: "a revealed seed is not the one committed to before the deal",
+        seed_chain: "the hand's seed does not follow from the table's seed chain",
+        decks: "a card shown is not the card the committed deck has at that place",
+        player_signatures: "a player's signature on an action does not verify",
+        private_inputs: "a secret choice opened at the end is not the one committed to",
+        log_proof: "the club's public log does not hold this hand as it is in this file",
+        rules: "an action breaks the rules of the game",
+        settlement: "the result or the payments do not follow from the play"
+      },
+      unproven: "Unproven",
+      unproven_step: "Unproven: this step is at or after the first problem.",
+      unproven_table: (step) => `Unproven: this table follows records that fail verification (from step ${step}).`,
+      unproven_table_all: "Unproven: the file fails verification.",
+      no_table_unproven: (step) => `No table is drawn here: the records from step ${step} on fail verification, so no view of them can be trusted.`,
+      status_claimed: (s) => `claims “${s}”, not verified`,
+      no_faces: (step) => `The cards in the players' hands are not shown: their faces follow from the seeds revealed at the end, and the records fail verification from step ${step} on. Cards played face up are shown as recorded.`,
+      // the table and the result (point 3)
+      result: "Result",
+      hide_result: "Hide the result",
+      show_result: "Show the result",
+      takes_trick: (who2) => `${who2} takes the trick`,
+      trick_no: (n2) => `Trick ${n2}`,
+      team: "Team",
+      watch_as: "Watch from",
+      watch_all: "every seat (all cards)",
+      watch_seat: (s, name) => `${name ? `${name}, ` : ""}seat ${s}`,
+      watch_note_seat: (s) => `You watch as seat ${s}: only the cards that seat could see at each step, until the reveal.`,
+      watch_note_after: "The hand is over and its seeds revealed: every card is shown.",
+      watch_unavailable: "A seat’s own view needs this game’s rules engine in the page; only the full view is available.",
+      speed: "Speed",
+      bookkeeping: (n2) => `${n2} bookkeeping step${n2 === 1 ? "" : "s"} (seeds, shuffles)`,
+      all_steps: "All steps",
+      played_by: "played",
+      // errors and links (point 6)
+      share_expired_title: "This share link has expired",
+      share_expired_help: "Share links work for a limited time. Ask whoever sent it to you (the club) for a new link.",
+      share_revoked_title: "This share link was revoked",
+      share_revoked_help: "The club withdrew this link. If you still need to see the hand, ask the club for a new link.",
+      share_bad_title: "This share link is not valid",
+      share_bad_help: "The link may have been copied only in part. Open it again from the message it came in, or ask the club for a new one.",
+      link_share: "This address holds the share link: you can pass it on, and it opens at this step.",
+      link_private: "This address opens the hand only for someone who has access of their own: to pass the hand on, ask the club for a share link.",
+      copy_link: "Copy link to this step",
+      copied: "Copied",
       rtl: false
     },
     fa: {
@@ -5668,6 +5763,70 @@
       hand_status: { in_progress: "در جریان", completed: "پایان‌یافته", abandoned: "رهاشده", quarantined: "قرنطینه" },
       match_valid: "همهٔ دست‌ها وارسی و به هم پیوسته‌اند",
       after_last_hand: "پس از آخرین دست:",
+      v_pending: "در حال وارسی این دست…",
+      v_verified: "وارسی‌شده",
+      v_self: "درست، ولی فقط با کلیدی که در خود پرونده است امضا شده",
+      v_partial: "رویدادها و دسته‌ها وارسی شد؛ قوانین اینجا وارسی نشد",
+      v_failed: "وارسی نشد: نادرست",
+      v_running: "دست هنوز در جریان است",
+      v_signed_service: (k) => `همهٔ رویدادها با کلید منتشرشدهٔ سرویس ${k} امضا شده و در همین مرورگر وارسی شده است.`,
+      v_signed_self: (k) => `همهٔ رویدادها با ${k} امضا شده، کلیدی که خود پرونده همراه دارد: هر کسی می‌تواند پرونده‌ای را با کلید خودش امضا کند. آن را با کلیدی که باشگاه شما منتشر می‌کند مقایسه کنید.`,
+      v_decks: "هر دسته از بذرهایی می‌آید که پیش از دادن کارت تعهد شده بودند.",
+      v_rules_server: "قوانین و تسویه: دوباره اجرا شده با موتور قوانین سرویس.",
+      v_rules_native: "قوانین و تسویه: دوباره اجرا شده با replayer بومی (replayer view).",
+      v_rules_none: "قوانین و تسویه در این صفحه وارسی نمی‌شوند: دست را با replayer view یا روی سرویس باز کنید.",
+      v_running_detail: "رویدادهای تا اینجا وارسی شده‌اند (زنجیرهٔ هش و امضاها)؛ دادن کارت‌ها و قوانین پس از پایان دست وارسی می‌شوند.",
+      v_where: (step, seat2) => `نخستین مشکل در گام ${fa(step)}${seat2 !== null && seat2 !== void 0 ? `، جای ${fa(seat2)}` : ""} است:`,
+      v_where_all: "مشکل به کل پرونده مربوط است:",
+      v_after: (step) => `آنچه این صفحه از گام ${fa(step)} به بعد نشان می‌دهد ادعای پرونده است، نه چیزی که ثابت شده.`,
+      v_after_all: "هیچ‌چیزی که این صفحه نشان می‌دهد ثابت نشده است.",
+      v_goto: "رفتن به گام",
+      why: {
+        format: "پرونده بستهٔ دستِ خواندنی نیست",
+        chain: "این رویداد پس از امضا تغییر کرده، یا رویدادهایی گم شده یا جابه‌جا شده‌اند",
+        signatures: "امضایی با رویدادش نمی‌خواند، یا امضاکننده کلید مورد اعتماد نیست",
+        commitments: "بذری که آشکار شد همانی نیست که پیش از دادن کارت تعهد شده بود",
+        seed_chain: "بذر این دست از زنجیرهٔ بذر میز نمی‌آید",
+        decks: "کارتی که نشان داده شده همان کارتی نیست که دستهٔ تعهدشده در آن جا دارد",
+        player_signatures: "امضای بازیکن بر یک حرکت درست نیست",
+        private_inputs: "انتخاب پنهانی که در پایان گشوده شد همانی نیست که تعهد شده بود",
+        log_proof: "دفتر عمومی باشگاه این دست را آن‌گونه که در این پرونده است در خود ندارد",
+        rules: "حرکتی خلاف قوانین بازی است",
+        settlement: "نتیجه یا پرداخت‌ها از بازی به دست نمی‌آیند"
+      },
+      unproven: "ثابت‌نشده",
+      unproven_step: "ثابت‌نشده: این گام در نخستین مشکل یا پس از آن است.",
+      unproven_table: (step) => `ثابت‌نشده: این میز از رویدادهایی می‌آید که وارسی نمی‌شوند (از گام ${fa(step)}).`,
+      unproven_table_all: "ثابت‌نشده: پرونده وارسی نمی‌شود.",
+      no_table_unproven: (step) => `اینجا میزی کشیده نمی‌شود: رویدادهای گام ${fa(step)} به بعد وارسی نمی‌شوند و هیچ نمایی از آن‌ها قابل اعتماد نیست.`,
+      status_claimed: (s) => `ادعا: «${s}»، وارسی‌نشده`,
+      no_faces: (step) => `کارت‌های دست بازیکنان نشان داده نمی‌شوند: رویِ آن‌ها از بذرهایی می‌آید که در پایان آشکار شد، و رویدادها از گام ${step} به بعد وارسی نمی‌شوند. کارت‌هایی که رو بازی شده‌اند همان‌گونه که ثبت شده‌اند نشان داده می‌شوند.`,
+      result: "نتیجه",
+      hide_result: "پنهان کردن نتیجه",
+      show_result: "نمایش نتیجه",
+      takes_trick: (who2) => `دست را ${who2} برد`,
+      trick_no: (n2) => `دست ${fa(n2)}`,
+      team: "تیم",
+      watch_as: "تماشا از جای",
+      watch_all: "همهٔ جاها (همهٔ کارت‌ها)",
+      watch_seat: (s, name) => `${name ? `${name}، ` : ""}جای ${fa(s)}`,
+      watch_note_seat: (s) => `شما از جای ${fa(s)} تماشا می‌کنید: در هر گام فقط کارت‌هایی که آن جا می‌توانست ببیند، تا آشکار شدن بذرها.`,
+      watch_note_after: "دست تمام شده و بذرهایش آشکار شده است: همهٔ کارت‌ها نشان داده می‌شوند.",
+      watch_unavailable: "نمای یک جا به موتور قوانین این بازی در صفحه نیاز دارد؛ فقط نمای کامل در دسترس است.",
+      speed: "سرعت",
+      bookkeeping: (n2) => `${fa(n2)} گام دفترداری (بذرها، بُرزدن‌ها)`,
+      all_steps: "همهٔ گام‌ها",
+      played_by: "بازی کرد",
+      share_expired_title: "مهلت این پیوند اشتراک تمام شده است",
+      share_expired_help: "پیوندهای اشتراک مدت محدودی کار می‌کنند. از کسی که آن را برایتان فرستاده (باشگاه) پیوند تازه بخواهید.",
+      share_revoked_title: "این پیوند اشتراک لغو شده است",
+      share_revoked_help: "باشگاه این پیوند را پس گرفته است. اگر هنوز باید دست را ببینید، از باشگاه پیوند تازه بخواهید.",
+      share_bad_title: "این پیوند اشتراک معتبر نیست",
+      share_bad_help: "شاید پیوند ناقص کپی شده باشد. آن را دوباره از پیامی که در آن آمده باز کنید، یا از باشگاه پیوند تازه بخواهید.",
+      link_share: "این نشانی پیوند اشتراک را دارد: می‌توانید آن را به دیگران بدهید و در همین گام باز می‌شود.",
+      link_private: "این نشانی دست را فقط برای کسی باز می‌کند که خودش دسترسی دارد: برای دادن دست به دیگران، از باشگاه پیوند اشتراک بخواهید.",
+      copy_link: "کپی پیوند این گام",
+      copied: "کپی شد",
       rtl: true
     }
   };
@@ -5679,6 +5838,38 @@
   function num(lang, n2) {
     if (typeof n2 !== "number") return String(n2 ?? "");
     return lang === "fa" ? FA_NUM.format(n2) : EN_NUM.format(n2);
+  }
+  var iso = (name) => `⁨${String(name).replace(/[\u2066-\u2069]/g, "")}⁩`;
+  var PHASES = {
+    await_shuffle: ["waiting for the shuffle", "در انتظار بُر"],
+    bank_offer: ["the bank is offered", "پیشنهاد بانک"],
+    round_start: ["a round starts", "آغاز دور"],
+    swap_decision: ["the banker may swap the hidden card", "تصمیم عوض کردن کارت پنهان"],
+    await_bet: ["bets", "شرط‌بندی"],
+    face_choice: ["face up or down", "رو یا پشت"],
+    player_turn: ["a player's turn", "نوبت بازیکن"],
+    await_suz: ['waiting for "suz"', "در انتظار «سوز»"],
+    banker_turn: ["the banker's turn", "نوبت بانکدار"],
+    hand_over: ["the hand is over", "پایان دست"],
+    awaiting_cut: ["the cut", "کپ کردن"],
+    awaiting_trump: ["the hakem chooses trump", "حاکم حکم را می‌گزیند"],
+    fallback_trump: ["trump by the fallback rule", "حکم به قاعدهٔ جایگزین"],
+    awaiting_discard: ["laying away cards", "کنار گذاشتن کارت"],
+    awaiting_bam: ["play on for bam?", "ادامه برای بام؟"],
+    draw_turn: ["drawing from the stock", "برداشتن از دسته"],
+    awaiting_dealer_peek: ["the dealer's peek", "نگاه دست‌دهنده"],
+    playing: ["play", "بازی"],
+    play: ["play", "بازی"],
+    relabel: ["the pile goes back into a hand", "کپه به دست بازمی‌گردد"],
+    out_pending: ["a player may be out", "بیرون رفتن بازیکن در انتظار"],
+    abandoned: ["abandoned", "رهاشده"],
+    over: ["over", "تمام"],
+    match_over: ["the match is over", "پایان مسابقه"]
+  };
+  function phaseName(id, lang) {
+    const p = PHASES[id];
+    if (p) return lang === "fa" ? p[1] : p[0];
+    return String(id ?? "").replace(/_/g, " ");
   }
 
   // src/ui/cards.js
@@ -5727,6 +5918,112 @@
     );
   }
 
+  // src/ui/result.js
+  var seatLabel = (players, s, lang) => {
+    const p = players?.[s];
+    if (p) return iso(p);
+    return lang === "fa" ? `جای ${num("fa", s)}` : `seat ${s}`;
+  };
+  var TEAM_LETTERS = ["A", "B", "C", "D"];
+  var TEAM_FA = ["الف", "ب", "ج", "د"];
+  function hokmSides(n2, seating, players) {
+    const order = Array.isArray(seating) && seating.length === n2 ? seating : [...Array(n2).keys()];
+    if (n2 === 4) {
+      return [0, 1].map((side) => {
+        const seats = order.filter((_, place3) => place3 % 2 === side);
+        return {
+          side,
+          seats,
+          label: {
+            en: `Team ${TEAM_LETTERS[side]} (${seats.map((s) => seatLabel(players, s, "en")).join(" & ")})`,
+            fa: `تیم ${TEAM_FA[side]} (${seats.map((s) => seatLabel(players, s, "fa")).join(" و ")})`
+          },
+          short: { en: `Team ${TEAM_LETTERS[side]}`, fa: `تیم ${TEAM_FA[side]}` }
+        };
+      });
+    }
+    return [...Array(n2).keys()].map((s) => ({
+      side: s,
+      seats: [s],
+      label: { en: seatLabel(players, s, "en"), fa: seatLabel(players, s, "fa") },
+      short: { en: seatLabel(players, s, "en"), fa: seatLabel(players, s, "fa") }
+    }));
+  }
+  var KIND = {
+    plain: { en: "", fa: "" },
+    kot: { en: "kot: the hakem's side took every one of the seven", fa: "کُت: طرف حاکم هفت دست را بی‌باخت برد" },
+    por_kot: { en: "por kot: the hakem's opponents took seven, the hakem's side none", fa: "پر کُت: حریفان حاکم هفت دست بردند و طرف حاکم هیچ" },
+    kot_at_six: { en: "kot at six, scored as one", fa: "کُت در شش، یک امتیاز" },
+    six_six_five: { en: "nobody reached seven; five tricks win", fa: "کسی به هفت نرسید؛ پنج دست برنده است" },
+    bam: { en: "bam: every trick", fa: "بام: همهٔ دست‌ها" }
+  };
+  var BLUFF_TITLES = {
+    king: { en: "King", fa: "شاه" },
+    vizier: { en: "Vizier", fa: "وزیر" },
+    executioner: { en: "Executioner", fa: "جلاد" },
+    thief: { en: "Thief", fa: "دزد" }
+  };
+  var place2 = (i, lang) => lang === "fa" ? `${num("fa", i)}.` : `${i}.`;
+  function resultOf2(game, body, players, seating) {
+    if (!body) return null;
+    if (body.type === "abandoned") {
+      return { title: { en: "The hand was abandoned", fa: "دست رها شد" }, lines: [{ en: `Reason: ${body.reason}`, fa: `دلیل: ${body.reason}` }], winners: [] };
+    }
+    if (body.type !== "hand_ended") return null;
+    const o = body.outcome ?? {};
+    const both = (f) => ({ en: f("en"), fa: f("fa") });
+    if (game === "hokm" && Number.isInteger(o.winner)) {
+      const n2 = o.seats ?? players?.length ?? 4;
+      const sides2 = hokmSides(n2, seating ?? o.next?.seating, players);
+      const w = sides2.find((x) => x.side === o.winner) ?? sides2[0];
+      const kind = KIND[o.kind] ?? { en: String(o.kind ?? ""), fa: String(o.kind ?? "") };
+      const points2 = Array.isArray(o.points) ? o.points[o.winner] : null;
+      const lines = [];
+      if (Array.isArray(o.tricks)) {
+        lines.push(both((l) => `${l === "fa" ? "دست‌های برده" : "Tricks"}: ${sides2.map((s) => `${s.short[l]} ${num(l, o.tricks[s.side] ?? 0)}`).join(l === "fa" ? "، " : ", ")}`));
+      }
+      if (points2 !== null) lines.push(both((l) => l === "fa" ? `امتیاز این دست: ${num("fa", points2)} برای ${w.short.fa}` : `Points for this hand: ${points2} to ${w.short.en}`));
+      const next = o.next;
+      if (Array.isArray(next?.scores)) {
+        lines.push(both((l) => `${l === "fa" ? "امتیاز مسابقه" : "Match score"}: ${sides2.map((s) => `${s.short[l]} ${num(l, next.scores[s.side] ?? 0)}`).join(l === "fa" ? "، " : ", ")}`));
+      }
+      if (next?.over && Number.isInteger(next.winner)) {
+        const mw = sides2.find((x) => x.side === next.winner);
+        if (mw) lines.push(both((l) => l === "fa" ? `${mw.label.fa} مسابقه را برد` : `${mw.label.en} wins the match`));
+      }
+      for (const s of sides2.filter((x) => sides2.length === 2 || x.side === o.winner)) lines.push(both((l) => s.label[l]));
+      return {
+        title: both((l) => l === "fa" ? `${w.label.fa} دست را برد${kind.fa ? ` (${kind.fa})` : ""}` : `${w.label.en} wins the hand${kind.en ? ` (${kind.en})` : ""}`),
+        lines: dedupe(lines),
+        winners: w.seats
+      };
+    }
+    if (game === "bluff" && Array.isArray(o.order) && Array.isArray(o.titles)) {
+      const king = o.order[0];
+      const thief = o.order[o.order.length - 1];
+      const title = (s, l) => BLUFF_TITLES[o.titles[s]]?.[l] ?? String(o.titles[s] ?? "");
+      return {
+        title: both((l) => l === "fa" ? `${seatLabel(players, king, "fa")} شاه شد؛ ${seatLabel(players, thief, "fa")} دزد است` : `${seatLabel(players, king, "en")} is King; ${seatLabel(players, thief, "en")} is the Thief`),
+        lines: o.order.map((s, i) => both((l) => `${place2(i + 1, l)} ${seatLabel(players, s, l)}: ${title(s, l)}`)),
+        winners: [king]
+      };
+    }
+    if (game === "bist-o-yek" && Array.isArray(o.net)) {
+      const best = Math.max(...o.net);
+      const sign = (x, l) => `${x > 0 ? "+" : x < 0 ? "−" : ""}${num(l, Math.abs(x))}`;
+      return {
+        title: both((l) => l === "fa" ? "دست تمام و تسویه شد" : "The hand is over and settled"),
+        lines: o.net.map((x, s) => both((l) => `${seatLabel(players, s, l)}: ${sign(x, l)}${Array.isArray(o.balances) ? l === "fa" ? ` (موجودی ${num("fa", o.balances[s])})` : ` (balance ${num("en", o.balances[s])})` : ""}`)),
+        winners: best > 0 ? o.net.map((x, s) => x === best ? s : -1).filter((s) => s >= 0) : []
+      };
+    }
+    return { title: both((l) => l === "fa" ? "دست تمام شد" : "The hand is over"), lines: [], winners: [] };
+  }
+  function dedupe(lines) {
+    const seen = /* @__PURE__ */ new Set();
+    return lines.filter((x) => seen.has(x.en) ? false : (seen.add(x.en), true));
+  }
+
   // src/ui/describe.js
   var GAME_NAMES = {
     "bist-o-yek": { en: "Bist-o-yek (21)", fa: "بیست و یک" },
@@ -5746,7 +6043,7 @@
   function who(actor2, players, lang) {
     if (actor2 === "service") return lang === "fa" ? "سرویس" : "The service";
     const s = actor2 && typeof actor2 === "object" ? actor2.seat : actor2;
-    const name = players?.[s];
+    const name = players?.[s] ? iso(players[s]) : null;
     if (lang === "fa") return name ? `${name} (جای ${fa(s)})` : `جای ${fa(s)}`;
     return name ? `${name} (seat ${s})` : `Seat ${s}`;
   }
@@ -5885,7 +6182,7 @@
     const net = Array.isArray(outcome?.net) ? outcome.net : null;
     if (!net) return "";
     const parts = net.map((x, s) => {
-      const name = players?.[s] ?? (lang === "fa" ? `جای ${fa(s)}` : `seat ${s}`);
+      const name = players?.[s] ? iso(players[s]) : lang === "fa" ? `جای ${fa(s)}` : `seat ${s}`;
       const sign = x > 0 ? "+" : "";
       return `${name} ${sign}${n(lang, x)}`;
     });
@@ -5919,8 +6216,11 @@
         return `${who(b.actor, players, lang)} ${action(game, b.action, view4, lang)}.`.replace(/^(.)/, (c) => c);
       case "private_action":
         return E ? `${who(b.actor, players, "en")} makes a private choice (${b.public?.type ?? "hidden"}), committed now and opened at the end.` : `${who(b.actor, players, "fa")} انتخابی پنهان می‌کند که اکنون تعهد و در پایان گشوده می‌شود.`;
-      case "hand_ended":
+      case "hand_ended": {
+        const r = game === "hokm" || game === "bluff" ? resultOf2(game, b, players, b.outcome?.next?.seating) : null;
+        if (r && (r.winners.length || game === "bluff")) return E ? `The hand is over: ${r.title.en}.` : `دست تمام شد: ${r.title.fa}.`;
         return (E ? "The hand is over and settled." : "دست تمام و تسویه شد.") + outcomeText(b.outcome, players, lang);
+      }
       case "abandoned":
         return E ? `The hand is abandoned: ${b.reason}` : `دست رها شد: ${b.reason}`;
       case "seeds_revealed":
@@ -5974,15 +6274,23 @@
     for (const z of zones ?? []) if (z.zone === name && (of === void 0 || z.of === of)) return z.cards ?? [];
     return [];
   }
-  function hokmModel(v, t2) {
+  function hokmModel(v, t2, { trick, players, lang }) {
     const n2 = v.seats ?? 0;
     const order = Array.isArray(v.match?.seating) && v.match.seating.length === n2 ? v.match.seating : [...Array(n2).keys()];
+    const sides2 = hokmSides(n2, order, players);
     const seats = [];
     const dealt = (v.zones ?? []).some((z) => z.zone === "hand" && (z.cards ?? []).length);
+    const played = /* @__PURE__ */ new Map();
+    if (trick) for (const c of trick.cards) played.set(c.seat, c.face);
+    else {
+      const start2 = order.indexOf(v.leader);
+      (v.trick ?? []).forEach((c, i) => played.set(start2 < 0 ? i : order[(start2 + i) % n2], cardOf(c).face));
+    }
     for (let s = 0; s < n2; s++) {
       const roles = [];
       if (v.hakem === s) roles.push(t2.hakem);
       if (v.dealer === s) roles.push(t2.dealer);
+      if (n2 === 4) roles.push(sides2.find((x) => x.seats.includes(s))?.short[lang] ?? "");
       const cards = zoneCards(v.zones, "hand", s).map(cardOf);
       const drawn = dealt ? [] : (v.drawn ?? []).filter((d) => d.seat === s).map((d) => ({ ...cardOf(d.card), up: true }));
       seats.push({
@@ -5990,21 +6298,23 @@
         cards: [...drawn, ...cards],
         roles,
         lines: [[t2.tricks, v.tricks_won?.[s] ?? 0]],
-        active: (v.to_act ?? []).some((a) => isSeat(a, s))
+        active: !trick?.done && (v.to_act ?? []).some((a) => isSeat(a, s)),
+        played: played.has(s) ? { face: played.get(s), winner: trick?.done && trick.winner === s } : null
       });
     }
-    const start2 = order.indexOf(v.leader);
-    const trick = (v.trick ?? []).map((c, i) => ({ ...cardOf(c), up: true, seat: start2 < 0 ? null : order[(start2 + i) % n2] }));
     const center = [];
-    if (v.trump) center.push([t2.trump, suitLabel(v.trump, t2.rtl ? "fa" : "en")]);
-    if (Array.isArray(v.match?.scores)) center.push([t2.score, v.match.scores.join(" – ")]);
-    if (Array.isArray(v.match?.rounds)) center.push([t2.rounds, v.match.rounds.join(" – ")]);
-    if (Array.isArray(v.side_tricks)) center.push([t2.tricks, v.side_tricks.join(" – ")]);
-    return { seats, order, center, centerCards: trick, phase: typeof v.phase === "string" ? v.phase : v.phase?.name ?? null };
+    if (v.trump) center.push([t2.trump, suitLabel(v.trump, lang)]);
+    const bySide = (arr2) => sides2.map((x) => `${x.short[lang]} ${num(lang, arr2[x.side] ?? 0)}`).join(lang === "fa" ? "، " : ", ");
+    if (Array.isArray(v.match?.scores)) center.push([t2.score, bySide(v.match.scores)]);
+    if (Array.isArray(v.match?.rounds) && v.match.rounds.some((r) => r > 0)) center.push([t2.rounds, bySide(v.match.rounds)]);
+    if (Array.isArray(v.side_tricks) && n2 === 4) center.push([t2.tricks, bySide(v.side_tricks)]);
+    const banner = trick?.done ? t2.takes_trick(players[trick.winner] ? iso(players[trick.winner]) : t2.seat(trick.winner)) : null;
+    return { seats, order, center, centerCards: [], banner, winner: trick?.done ? trick.winner : null, phase: typeof v.phase === "string" ? v.phase : v.phase?.name ?? null };
   }
-  function bluffModel(v, t2) {
+  function bluffModel(v, t2, { lang }) {
     const n2 = v.seats ?? 0;
     const seats = [];
+    const last = (v.pile ?? [])[(v.pile ?? []).length - 1] ?? null;
     for (let s = 0; s < n2; s++) {
       const hand = (v.hands ?? []).find((x) => x.seat === s);
       const roles = [];
@@ -6014,16 +6324,17 @@
         cards: (hand?.cards ?? []).map(cardOf),
         roles,
         lines: [["#", hand?.count ?? 0]],
-        active: (v.to_act ?? []).some((a) => isSeat(a, s)) || v.turn === s
+        active: (v.to_act ?? []).some((a) => isSeat(a, s)) || v.turn === s,
+        played: last && last.seat === s ? { faces: (last.cards ?? []).map((c) => cardOf(c).face), claim: claimText(last.count, last.rank, lang) } : null
       });
     }
-    const plays = (v.pile ?? []).slice(-4);
-    const centerCards = [];
-    for (const p of plays) for (const c of p.cards ?? []) centerCards.push({ ...cardOf(c), seat: p.seat, claim: `${p.count}×${p.rank}` });
     const center = [[t2.pile, v.pile_size ?? 0]];
-    if (v.round_rank) center.push([t2.claimed, v.round_rank]);
-    return { seats, center, centerCards, phase: v.phase?.name ?? v.phase ?? null };
+    if (v.round_rank) center.push([t2.claimed, rankText(v.round_rank, lang)]);
+    return { seats, center, centerCards: [], pile: v.pile_size ?? 0, phase: v.phase?.name ?? v.phase ?? null };
   }
+  var RANK_FA3 = { J: "سرباز", Q: "بی‌بی", K: "شاه", A: "تک" };
+  var rankText = (r, lang) => lang === "fa" ? RANK_FA3[r] ?? num("fa", Number(r)) : String(r);
+  var claimText = (count, rank, lang) => lang === "fa" ? `${num("fa", count)} تا ${rankText(rank, "fa")}` : `${count} × ${rank}`;
   function zonesModel(v) {
     const hands = (v.zones ?? []).filter((z) => z.zone === "hand");
     const n2 = v.seats ?? hands.reduce((m, z) => Math.max(m, (z.of ?? 0) + 1), 0);
@@ -6032,29 +6343,44 @@
     const centerCards = [...zoneCards(v.zones, "table"), ...zoneCards(v.zones, "trick")].map((c) => ({ ...cardOf(c), up: true }));
     return { seats, center: [], centerCards, phase: v.phase?.name ?? (typeof v.phase === "string" ? v.phase : null) };
   }
-  function modelOf(game, view4, t2) {
+  function modelOf(game, view4, t2, ctx = {}) {
     if (!view4 || typeof view4 !== "object") return null;
+    const c = { players: [], lang: t2.rtl ? "fa" : "en", trick: null, ...ctx };
     if (game === "bist-o-yek") return bistModel(view4, t2);
-    if (game === "hokm") return hokmModel(view4, t2);
-    if (game === "bluff") return bluffModel(view4, t2);
+    if (game === "hokm") return hokmModel(view4, t2, c);
+    if (game === "bluff") return bluffModel(view4, t2, c);
     return zonesModel(view4);
   }
-  function drawTable({ game, view: view4, players = [], lang = "en", me = null }) {
+  function drawTable({ game, view: view4, players = [], lang = "en", me = null, trick = null, unproven = null, result = null, onHideResult = null }) {
     const t2 = STRINGS[lang];
-    const m = modelOf(game, view4, t2);
+    const m = modelOf(game, view4, t2, { trick, players, lang });
     if (!m) return h("div.table.empty", t2.views_none);
     const n2 = m.seats.length;
     const order = m.order ?? [...Array(n2).keys()];
     const bottom = me !== null && order.includes(me) ? order.indexOf(me) : 0;
-    const table2 = h("div.table", { role: "group", "aria-label": lang === "fa" ? "میز" : "the table", dataset: { game, seats: String(n2) } });
+    const table2 = h("div.table" + (unproven ? ".unproven" : ""), { role: "group", "aria-label": lang === "fa" ? "میز" : "the table", dataset: { game, seats: String(n2), unproven: unproven ? "true" : "false" } });
     const felt = h("div.felt");
     table2.append(felt);
+    const name = (s) => players[s] ? iso(players[s]) : t2.seat(s);
     for (const s of m.seats) {
       const p = (order.indexOf(s.seat) - bottom + n2) % n2;
       const a = 2 * Math.PI * p / Math.max(n2, 1);
       const faces = s.cards.filter((c) => c.face).map((c) => c.face);
+      let slot = null;
+      if (s.played) {
+        const list = s.played.faces ?? [s.played.face];
+        slot = h(
+          "div.played-slot" + (s.played.winner ? ".winner" : ""),
+          { dataset: { seat: String(s.seat), cards: list.filter(Boolean).join(","), winner: s.played.winner ? "true" : "false" } },
+          h("span.stack", list.map((f) => cardEl(f, { up: true, lang, small: list.length > 1 }))),
+          s.played.claim ? h("small.claim", s.played.claim) : null,
+          s.played.winner ? h("small.win", "★") : null
+        );
+        slot.style.setProperty("--dx", `${(-Math.sin(a) * 8.5).toFixed(2)}rem`);
+        slot.style.setProperty("--dy", `${(-Math.cos(a) * 6.2).toFixed(2)}rem`);
+      }
       const el = h(
-        "section.seat" + (s.active ? ".active" : ""),
+        "section.seat" + (s.active ? ".active" : "") + (m.winner === s.seat ? ".won-trick" : ""),
         {
           "aria-label": `${t2.seat(s.seat)}${players[s.seat] ? " " + players[s.seat] : ""}`,
           dataset: {
@@ -6067,14 +6393,15 @@
         },
         h(
           "header.who",
-          h("span.name", players[s.seat] ?? t2.seat(s.seat)),
+          h("span.name", name(s.seat)),
           h("span.seatno", ` · ${t2.seat(s.seat)}`),
-          s.roles.map((r) => h("span.role", r)),
+          s.roles.filter(Boolean).map((r) => h("span.role", r)),
           s.active ? h("span.turn", { title: t2.to_act }, "●") : null
         ),
         h("div.hand", s.cards.map((c) => cardEl(c.face, { up: c.up, lang }))),
         s.total !== null && s.total !== void 0 ? h("div.total", `${t2.total}: `, h("b", num(lang, s.total))) : null,
-        h("dl.lines", s.lines.map(([k, v]) => [h("dt", k), h("dd", typeof v === "number" ? num(lang, v) : String(v))]))
+        h("dl.lines", s.lines.map(([k, v]) => [h("dt", k), h("dd", typeof v === "number" ? num(lang, v) : String(v))])),
+        slot
       );
       el.style.left = `${50 + 40 * Math.sin(a)}%`;
       el.style.top = `${50 + 38 * Math.cos(a)}%`;
@@ -6082,12 +6409,24 @@
     }
     const center = h(
       "div.center",
+      m.banner ? h("p.trick-banner", { role: "status" }, m.banner) : null,
       h("dl.lines", m.center.map(([k, v]) => [h("dt", k), h("dd", { dataset: { key: k } }, typeof v === "number" ? num(lang, v) : String(v))])),
-      h("div.played", m.centerCards.map((c) => h("span.played-card", { dataset: { seat: c.seat ?? "" } }, cardEl(c.face, { up: true, lang, small: !!c.small }), c.seat !== void 0 && c.seat !== null ? h("small", players[c.seat] ?? t2.seat(c.seat)) : null, c.claim ? h("small", c.claim) : null))),
-      m.phase ? h("div.phase", `${t2.phase}: ${m.phase}`) : null,
+      m.pile !== void 0 ? h("div.pile", { dataset: { size: String(m.pile) }, "aria-hidden": "true" }, m.pile > 0 ? [cardEl(null, { lang, small: true }), m.pile > 1 ? cardEl(null, { lang, small: true }) : null] : null) : null,
+      m.centerCards.length ? h("div.played", m.centerCards.map((c) => h("span.played-card", { dataset: { seat: c.seat ?? "" } }, cardEl(c.face, { up: true, lang, small: !!c.small }), c.seat !== void 0 && c.seat !== null ? h("small", name(c.seat)) : null, c.claim ? h("small", c.claim) : null))) : null,
+      m.phase ? h("div.phase", { dataset: { phase: m.phase } }, `${t2.phase}: ${phaseName(m.phase, lang)}`) : null,
       h("div.direction", { "aria-hidden": "true", title: lang === "fa" ? "جهت بازی" : "direction of play" }, "↺")
     );
     felt.append(center);
+    if (unproven) table2.prepend(h("p.unproven-note", { role: "note" }, "⚠ ", unproven));
+    if (result) {
+      felt.append(h(
+        "section.result",
+        { "aria-labelledby": "result-title", dataset: { winners: result.winners.join(",") } },
+        h("h3#result-title", h("span.result-label", t2.result), " ", result.title[lang]),
+        h("ul", result.lines.map((l) => h("li", l[lang]))),
+        onHideResult ? h("button.hide-result", { type: "button", onclick: onHideResult }, t2.hide_result) : null
+      ));
+    }
     return table2;
   }
 
@@ -6153,34 +6492,73 @@
           h("span.name", t2.checks[r.id] ?? r.id),
           h("span.state", label),
           r.ok === false && r.seq !== null && r.seq !== void 0 ? h("button.goto", { type: "button", onclick: () => onGoto(r.seq), dataset: { goto: String(r.seq) } }, t2.go_to_step(lang === "fa" ? num("fa", r.seq) : r.seq)) : null,
-          r.message ? h("p.detail", { dir: "ltr" }, r.message) : null
+          r.message ? detailEl(r, lang) : null
         );
       })),
       h("p.source", { dataset: { source } }, srcText),
       note ? h("p.note", note) : null
     );
   }
+  var FA_DETAILS = [
+    [/^(\d+) events linked by their hashes$/, (m) => `${fa(Number(m[1]))} رویداد با هش‌هایشان به هم پیوسته‌اند`],
+    [/^(\d+) service signatures verify \(against the trusted key\(s\) given\)$/, (m) => `${fa(Number(m[1]))} امضای سرویس با کلید منتشرشدهٔ سرویس درست است`],
+    [/^(\d+) service signatures verify \(ONLY against the keys the bundle itself carries\)$/, (m) => `${fa(Number(m[1]))} امضای سرویس درست است، ولی فقط با کلیدهایی که خود پرونده دارد`],
+    [/^(\d+) server seed\(s\) match their commitments$/, (m) => `${fa(Number(m[1]))} بذر سرور با تعهدهایشان می‌خوانند`],
+    [/^(\d+) shuffle\(s\) derived from their seeds; every face shown matches$/, (m) => `${fa(Number(m[1]))} بُر از بذرهایشان ساخته شد؛ هر کارتِ نشان‌داده‌شده با آن می‌خواند`],
+    [/^every action re-run through the rules engine \((\d+) events\)$/, (m) => `هر حرکت دوباره با موتور قوانین اجرا شد (${fa(Number(m[1]))} رویداد)`],
+    [/^every action up to the end follows the rules$/, () => "هر حرکت تا پایان دست طبق قوانین است"],
+    [/^the outcome and the payments follow from the play$/, () => "نتیجه و پرداخت‌ها از بازی به دست می‌آیند"],
+    [/^nothing to settle$/, () => "چیزی برای تسویه نیست"],
+    [/^(\d+) player signature\(s\) verify$/, (m) => `${fa(Number(m[1]))} امضای بازیکن درست است`],
+    [/^the hand's last event is leaf (\d+) of (\S+) at size (\d+)( \(the checkpoint checked ONLY against the keys the bundle itself carries\))?$/, (m) => `آخرین رویداد دست برگ ${fa(Number(m[1]))} از دفتر ${m[2]} در اندازهٔ ${fa(Number(m[3]))} است${m[4] ? " (نقطهٔ وارسی فقط با کلیدهای خود پرونده وارسی شد)" : ""}`],
+    [/^not applicable/, () => "در این دست کاربرد ندارد"],
+    [/^not reached/, () => "به اینجا نرسید: مشکلی پیش‌تر هست"],
+    [/^not checked/, () => "وارسی نشد"],
+    [/^passed$/, () => "درست"]
+  ];
+  function detailEl(r, lang) {
+    const msg = String(r.message);
+    if (lang !== "fa") return h("p.detail", { dir: "ltr" }, msg);
+    const t2 = STRINGS.fa;
+    if (r.ok !== false) {
+      for (const [re, f] of FA_DETAILS) {
+        const m = re.exec(msg);
+        if (m) return h("p.detail", { dir: "rtl", lang: "fa" }, f(m));
+      }
+    }
+    const plain = r.ok === false ? t2.why[r.id] ?? "این وارسی نادرست است" : "جزئیات فنی";
+    return h("p.detail", { dir: "rtl", lang: "fa" }, plain, r.ok === false ? "." : ":", " ", h("bdi.tech", { dir: "ltr", lang: "en" }, msg));
+  }
 
   // src/ui/api.js
   var KEY = (hand) => `persian-cards/credential/${hand}`;
   var TAB_KEY = "persian-cards/credential";
+  var isShareToken = (c) => typeof c === "string" && c.startsWith("sh_");
   function takeCredential(hand) {
     const frag = new URLSearchParams(location.hash.replace(/^#/, ""));
-    const given = frag.get("token") || frag.get("share");
-    if (given) {
+    const share = frag.get("share");
+    const token = frag.get("token");
+    const keep = (c) => {
       try {
-        sessionStorage.setItem(KEY(hand), given);
-        sessionStorage.setItem(TAB_KEY, given);
+        sessionStorage.setItem(KEY(hand), c);
+        sessionStorage.setItem(TAB_KEY, c);
       } catch {
       }
+    };
+    if (token) {
+      keep(token);
       frag.delete("token");
-      frag.delete("share");
       const rest = frag.toString();
       history.replaceState(null, "", location.pathname + location.search + (rest ? `#${rest}` : ""));
-      return given;
+      if (!share) return { cred: token, kind: "token", inUrl: false };
+    }
+    if (share) {
+      keep(share);
+      return { cred: share, kind: "share", inUrl: true };
     }
     try {
-      return sessionStorage.getItem(KEY(hand)) ?? sessionStorage.getItem(TAB_KEY);
+      const c = sessionStorage.getItem(KEY(hand)) ?? sessionStorage.getItem(TAB_KEY);
+      return c ? { cred: c, kind: isShareToken(c) ? "share" : "token", inUrl: false } : null;
     } catch {
       return null;
     }
@@ -6220,8 +6598,111 @@
     return text ? body : JSON.parse(body);
   }
 
+  // src/ui/verdict.js
+  function verdictOf(hand) {
+    const crypto = hand?.crypto ?? null;
+    const rules = Array.isArray(hand?.rules) ? hand.rules : [];
+    const steps = Array.isArray(hand?.steps) ? hand.steps : [];
+    const failing = [...(crypto?.checks ?? []).filter((c) => c.ok === false), ...rules.filter((r) => r.ok === false)];
+    let problem = null;
+    for (const c of failing) {
+      const seq = Number.isInteger(c.seq) ? c.seq : null;
+      if (problem === null) problem = { ...c, seq };
+      else if (problem.seq !== null && (seq === null || seq < problem.seq)) problem = { ...c, seq };
+    }
+    const keys = Array.isArray(crypto?.signers) ? crypto.signers : [];
+    const base = { problem, keys, trust: crypto?.trust ?? null, ruleSource: hand?.ruleSource ?? "none", badFrom: null };
+    if (problem) {
+      let badFrom = 0;
+      if (problem.seq !== null) {
+        const i = steps.findIndex((s) => s.seq >= problem.seq);
+        badFrom = i >= 0 ? i : steps.length;
+      }
+      return { ...base, state: "failed", badFrom };
+    }
+    if (!crypto) return { ...base, state: "pending" };
+    if (hand.status === "in_progress" || hand.ruleSource === "running") return { ...base, state: "running" };
+    const rulesOk = rules.length > 0 && rules.every((r) => r.ok === true);
+    if (!rulesOk) return { ...base, state: "partial" };
+    if (crypto.trust !== "trusted_key") return { ...base, state: "self" };
+    return { ...base, state: "verified" };
+  }
+  var isUnproven = (v, i) => v?.badFrom !== null && v?.badFrom !== void 0 && i >= v.badFrom;
+
+  // src/ui/steps.js
+  var BOOKKEEPING = /* @__PURE__ */ new Set(["shuffle_committed", "client_seed", "seeds_revealed"]);
+  var QUIET_SHUFFLE_EFFECTS = /* @__PURE__ */ new Set(["shuffled", "phase", "relabelled"]);
+  var bodyOf = (record) => record?.event?.body ?? record?.body ?? null;
+  function isBookkeeping(record) {
+    const b = bodyOf(record);
+    if (!b) return false;
+    if (BOOKKEEPING.has(b.type)) return true;
+    if (b.type === "shuffled") {
+      const effects = Array.isArray(b.effects) ? b.effects : [];
+      return effects.every((e) => QUIET_SHUFFLE_EFFECTS.has(e?.type));
+    }
+    return false;
+  }
+  function groupSteps(steps) {
+    const out = [];
+    steps.forEach((s, i) => {
+      if (isBookkeeping(s.record)) {
+        const last = out[out.length - 1];
+        if (last && last.kind === "book" && last.to === i - 1) last.to = i;
+        else out.push({ kind: "book", from: i, to: i });
+      } else out.push({ kind: "play", i });
+    });
+    return out;
+  }
+  function nextPlay(steps, i, dir) {
+    for (let j = i + dir; j >= 0 && j < steps.length; j += dir) if (!isBookkeeping(steps[j].record)) return j;
+    return i;
+  }
+  function resultIndex(steps) {
+    const i = steps.findIndex((s) => bodyOf(s.record)?.type === "hand_ended" || bodyOf(s.record)?.type === "abandoned");
+    return i >= 0 ? i : Math.max(0, steps.length - 1);
+  }
+  function endedBy(steps, i) {
+    for (let j = Math.min(i, steps.length - 1); j >= 0; j--) {
+      const b = bodyOf(steps[j].record);
+      if (b?.type === "hand_ended" || b?.type === "abandoned") return { index: j, body: b };
+    }
+    return null;
+  }
+  function trickAt(steps, i) {
+    const cards = [];
+    let winner = null;
+    for (let j = 0; j <= i && j < steps.length; j++) {
+      const b = bodyOf(steps[j].record);
+      if (!b || !Array.isArray(b.effects)) continue;
+      if (winner !== null) {
+        cards.length = 0;
+        winner = null;
+      }
+      for (const e of b.effects) {
+        if (e?.type === "played") cards.push({ seat: e.seat, face: e.card?.face ?? null });
+        else if (e?.type === "trick_won") winner = e.seat;
+        else if (e?.type === "deal_annulled") cards.length = 0;
+      }
+    }
+    return { cards, winner, done: winner !== null };
+  }
+  function trickNumber(steps, i) {
+    let n2 = 1;
+    for (let j = 0; j < i && j < steps.length; j++) {
+      const b = bodyOf(steps[j].record);
+      for (const e of b?.effects ?? []) if (e?.type === "trick_won") n2++;
+    }
+    return n2;
+  }
+
   // src/main.js
-  var AUTOPLAY_MS = 1200;
+  var SPEEDS = [
+    ["0.5×", 2400],
+    ["1×", 1200],
+    ["2×", 600],
+    ["4×", 300]
+  ];
   var state = {
     mode: "drop",
     lang: "en",
@@ -6234,8 +6715,19 @@
     error: null,
     handId: null,
     loading: false,
-    table: null
+    table: null,
     // a served hand's table: its hands, oldest first
+    speed: 1,
+    // index into SPEEDS
+    watch: null,
+    // the seat watched from (null: the view the source gives)
+    resultHidden: false,
+    share: null,
+    // a share link's token, kept in the address so that it can be passed on
+    credKind: null,
+    // 'share' | 'token'
+    shareError: null
+    // share_expired | share_revoked | unauthorized, for a share link refused
   };
   var app = document.getElementById("app");
   function readPlace() {
@@ -6243,18 +6735,22 @@
     const query = new URLSearchParams(location.search);
     const step = frag.get("step") ?? query.get("step");
     const hand = frag.get("hand");
-    const lang = frag.get("lang");
+    const lang = frag.get("lang") ?? query.get("lang");
+    const as = frag.get("as");
     return {
       step: step !== null && /^\d+$/.test(step) ? Number(step) : null,
       hand: hand !== null && /^\d+$/.test(hand) ? Number(hand) : null,
-      lang: lang === "fa" || lang === "en" ? lang : null
+      lang: lang === "fa" || lang === "en" ? lang : null,
+      as: as !== null && /^\d+$/.test(as) ? Number(as) : as === "all" ? "all" : null
     };
   }
   function writePlace() {
     const hand = state.hands[state.handIdx];
     const frag = new URLSearchParams();
+    if (state.share) frag.set("share", state.share);
     if (state.hands.length > 1) frag.set("hand", String(state.handIdx + 1));
     if (hand?.steps.length) frag.set("step", String(hand.steps[state.stepIdx]?.seq ?? 0));
+    if (state.watch !== null) frag.set("as", String(state.watch));
     if (state.lang !== "en") frag.set("lang", state.lang);
     const url = location.pathname + (location.protocol === "file:" ? "" : location.search.replace(/[?&]?step=\d+/, "")) + "#" + frag.toString();
     try {
@@ -6322,7 +6818,8 @@
       partialViews: fromNative && fromNative < records.length,
       crypto,
       rules: native?.verdict ? ruleChecks(native.verdict, records) : null,
-      ruleSource: native?.verdict ? "native" : "none"
+      ruleSource: native?.verdict ? "native" : "none",
+      bundle
     };
   }
   async function openFile(value, native) {
@@ -6367,9 +6864,10 @@
     };
     state.hands = [h0];
     state.match = null;
-    const place2 = readPlace();
-    const at = place2.step === null ? -1 : h0.steps.findIndex((s) => s.seq === place2.step);
-    state.stepIdx = at >= 0 ? at : Math.max(0, h0.steps.length - 1);
+    const place3 = readPlace();
+    const at = place3.step === null ? -1 : h0.steps.findIndex((s) => s.seq === place3.step);
+    state.stepIdx = at >= 0 ? at : resultIndex(h0.steps);
+    if (Number.isInteger(place3.as)) state.watch = place3.as;
     state.loading = false;
     render();
     if (hand.table_id) {
@@ -6386,6 +6884,11 @@
     } else {
       const text = await get(`/v1/hands/${encodeURIComponent(handId)}/bundle`, cred, { text: true });
       h0.crypto = await verifyBundle(text, trustedKeys.length ? { trustedKeys } : {});
+      try {
+        h0.bundle = JSON.parse(text);
+      } catch {
+        h0.bundle = null;
+      }
       const verdict = await get(`/v1/hands/${encodeURIComponent(handId)}/verify`, cred).catch(() => null);
       h0.rules = verdict ? ruleChecks(verdict, records) : null;
       if (!verdict) h0.ruleSource = "none";
@@ -6401,6 +6904,11 @@
     writePlace();
     renderStep();
   }
+  function goPlay(dir) {
+    const hand = current();
+    if (!hand) return;
+    goStep(nextPlay(hand.steps, state.stepIdx, dir));
+  }
   function goSeq(seq) {
     const hand = current();
     if (!hand) return;
@@ -6411,7 +6919,8 @@
     if (i < 0 || i >= state.hands.length) return;
     stopPlay();
     state.handIdx = i;
-    state.stepIdx = 0;
+    state.stepIdx = resultIndex(state.hands[i].steps);
+    state.resultHidden = false;
     writePlace();
     render();
   }
@@ -6419,33 +6928,40 @@
     if (state.timer) clearInterval(state.timer);
     state.timer = null;
   }
+  function startTimer() {
+    if (state.timer) clearInterval(state.timer);
+    state.timer = setInterval(() => {
+      const hd = current();
+      const next = hd ? nextPlay(hd.steps, state.stepIdx, 1) : state.stepIdx;
+      if (!hd || next === state.stepIdx) {
+        stopPlay();
+        renderStep();
+        return;
+      }
+      goStep(next);
+    }, SPEEDS[state.speed][1]);
+  }
   function togglePlay() {
     const hand = current();
     if (!hand) return;
     if (state.timer) {
       stopPlay();
     } else {
-      if (state.stepIdx >= hand.steps.length - 1) state.stepIdx = 0;
-      state.timer = setInterval(() => {
-        const hd = current();
-        if (!hd || state.stepIdx >= hd.steps.length - 1) {
-          stopPlay();
-          renderStep();
-          return;
-        }
-        goStep(state.stepIdx + 1);
-      }, AUTOPLAY_MS);
+      if (nextPlay(hand.steps, state.stepIdx, 1) === state.stepIdx) state.stepIdx = 0;
+      startTimer();
     }
     renderStep();
   }
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLElement && ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName) && e.target.type !== "range") return;
     if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const fwd = STRINGS[state.lang].rtl ? "ArrowLeft" : "ArrowRight";
+    const back = STRINGS[state.lang].rtl ? "ArrowRight" : "ArrowLeft";
     const keys = {
-      ArrowRight: () => goStep(state.stepIdx + 1),
-      ArrowDown: () => goStep(state.stepIdx + 1),
-      ArrowLeft: () => goStep(state.stepIdx - 1),
-      ArrowUp: () => goStep(state.stepIdx - 1),
+      [fwd]: () => goPlay(1),
+      ArrowDown: () => goPlay(1),
+      [back]: () => goPlay(-1),
+      ArrowUp: () => goPlay(-1),
       Home: () => goStep(0),
       End: () => goStep(Infinity),
       PageDown: () => goHand(state.handIdx + 1),
@@ -6458,17 +6974,27 @@
       e.preventDefault();
       stopPlay();
       keys[e.key]();
-    } else if (e.key === " " && !(e.target instanceof HTMLButtonElement)) {
+    } else if (e.key === " " && !(e.target instanceof HTMLButtonElement) && !(e.target instanceof HTMLElement && e.target.tagName === "SUMMARY")) {
       e.preventDefault();
       togglePlay();
     }
   });
   window.addEventListener("hashchange", () => {
     const p = readPlace();
+    if (p.lang !== null && p.lang !== state.lang) {
+      setLang(p.lang);
+    }
+    let redraw = false;
     if (p.hand !== null && p.hand - 1 !== state.handIdx && p.hand - 1 < state.hands.length) {
       state.handIdx = p.hand - 1;
-      render();
+      redraw = true;
     }
+    const watch = Number.isInteger(p.as) ? p.as : null;
+    if (watch !== state.watch) {
+      state.watch = watch;
+      redraw = true;
+    }
+    if (redraw) render();
     if (p.step !== null) {
       const hand = current();
       const i = hand ? hand.steps.findIndex((s) => s.seq === p.step) : -1;
@@ -6481,17 +7007,28 @@
   function t() {
     return STRINGS[state.lang];
   }
+  function applyLang() {
+    const T = t();
+    document.documentElement.lang = state.lang;
+    document.documentElement.dir = T.rtl ? "rtl" : "ltr";
+    const hand = current();
+    document.title = hand ? `${gameName(hand.game, state.lang)} · ${T.title}` : T.title;
+  }
   function setLang(lang) {
     state.lang = lang;
-    document.documentElement.lang = lang;
-    document.documentElement.dir = STRINGS[lang].rtl ? "rtl" : "ltr";
-    document.title = STRINGS[lang].title;
+    applyLang();
     writePlace();
     render();
+  }
+  function statusText(hand, v) {
+    const T = t();
+    const s = T.hand_status[hand.status] ?? hand.status ?? "";
+    return v.state === "failed" && s ? T.status_claimed(s) : s;
   }
   function header() {
     const hand = current();
     const T = t();
+    const v = hand ? verdictOf(hand) : null;
     return h(
       "header.top",
       h("h1", T.title),
@@ -6502,23 +7039,102 @@
         " · ",
         h("code.hand-id", { dir: "ltr" }, hand.id),
         " · ",
-        h("span.status", T.hand_status[hand.status] ?? hand.status ?? "")
+        h("span.status", { dataset: { verdict: v.state } }, statusText(hand, v))
       ) : null,
       h("button.lang", { type: "button", onclick: () => setLang(state.lang === "en" ? "fa" : "en"), lang: state.lang === "en" ? "fa" : "en", "aria-label": state.lang === "en" ? "فارسی (Persian)" : "English" }, T.lang_other)
     );
+  }
+  function verdictEl(hand) {
+    const T = t();
+    const v = verdictOf(hand);
+    const keys = v.keys.length ? v.keys.map((k) => iso(k)).join(", ") : "?";
+    const rulesLine = { server: T.v_rules_server, native: T.v_rules_native }[v.ruleSource] ?? T.v_rules_none;
+    const signedLine = v.trust === "trusted_key" ? T.v_signed_service(keys) : T.v_signed_self(keys);
+    let title;
+    let mark;
+    let lines = [];
+    let action2 = null;
+    switch (v.state) {
+      case "failed": {
+        const p = v.problem;
+        const at = p.seq !== null ? hand.steps[v.badFrom]?.seq ?? p.seq : null;
+        mark = "✗";
+        title = T.v_failed;
+        lines = [
+          h("span.where", p.seq !== null ? T.v_where(at, p.seat) : T.v_where_all),
+          " ",
+          h("strong.why", { dataset: { check: p.id } }, `${T.why[p.id] ?? T.checks[p.id] ?? p.id}.`),
+          " ",
+          h("span.after", p.seq !== null ? T.v_after(at) : T.v_after_all)
+        ];
+        if (p.seq !== null) action2 = h("button#verdict-goto", { type: "button", onclick: () => {
+          stopPlay();
+          goStep(v.badFrom);
+        } }, T.v_goto, " ", num(state.lang, at));
+        break;
+      }
+      case "verified":
+        mark = "✓";
+        title = T.v_verified;
+        lines = [signedLine, " ", T.v_decks, " ", rulesLine];
+        break;
+      case "self":
+        mark = "✓";
+        title = T.v_self;
+        lines = [signedLine, " ", T.v_decks, " ", rulesLine];
+        break;
+      case "partial":
+        mark = "–";
+        title = T.v_partial;
+        lines = [signedLine, " ", T.v_decks, " ", rulesLine];
+        break;
+      case "running":
+        mark = "…";
+        title = T.v_running;
+        lines = [T.v_running_detail];
+        break;
+      default:
+        mark = "…";
+        title = T.v_pending;
+    }
+    return h(
+      "section#verdict.verdict." + v.state,
+      { role: v.state === "failed" ? "alert" : "status", dataset: { state: v.state, badFrom: v.badFrom === null ? "" : String(hand.steps[v.badFrom]?.seq ?? "") } },
+      h("p.verdict-title", h("span.mark", { "aria-hidden": "true" }, mark), " ", h("strong", title)),
+      lines.length ? h("p.verdict-detail", lines) : null,
+      action2,
+      v.state === "failed" && v.problem.message ? h("p.verdict-tech", h("bdi", { dir: "ltr", lang: "en" }, v.problem.message)) : null
+    );
+  }
+  function linkNote() {
+    if (state.mode !== "served" || !state.credKind) return null;
+    const T = t();
+    if (state.credKind === "share") {
+      const btn = h("button#copy-link", { type: "button" }, T.copy_link);
+      btn.addEventListener("click", async () => {
+        try {
+          await navigator.clipboard.writeText(location.href);
+          btn.textContent = T.copied;
+        } catch {
+        }
+      });
+      return h("p.link-note", { dataset: { link: "share" } }, T.link_share, " ", btn);
+    }
+    return h("p.link-note", { dataset: { link: "private" } }, T.link_private);
   }
   function tableBar() {
     const list = state.table;
     if (!list || list.length < 2) return null;
     const T = t();
     const i = list.findIndex((x) => x.hand_id === state.handId);
+    const rtl = T.rtl;
     const link = (x, label, id) => x ? h("a", { href: `/hands/${encodeURIComponent(x.hand_id)}`, id }, label) : h("span", { id, "aria-disabled": "true" }, label);
     return h(
       "nav.match",
       { "aria-label": "hands of the table" },
-      link(list[i - 1], `‹ ${T.prev_hand}`, "prev-hand"),
+      link(list[i - 1], `${rtl ? "›" : "‹"} ${T.prev_hand}`, "prev-hand"),
       h("span#hand-label", T.hand_of(i + 1, list.length)),
-      link(list[i + 1], `${T.next_hand} ›`, "next-hand")
+      link(list[i + 1], `${T.next_hand} ${rtl ? "‹" : "›"}`, "next-hand")
     );
   }
   function matchBar() {
@@ -6526,23 +7142,83 @@
     if (state.hands.length < 2 && !state.match) return null;
     const T = t();
     const m = state.match;
+    const rtl = T.rtl;
     return h(
       "nav.match",
       { "aria-label": "hands of the match" },
-      h("button#prev-hand", { type: "button", onclick: () => goHand(state.handIdx - 1), disabled: state.handIdx === 0 }, "‹ ", T.prev_hand),
+      h("button#prev-hand", { type: "button", onclick: () => goHand(state.handIdx - 1), disabled: state.handIdx === 0 }, rtl ? "› " : "‹ ", T.prev_hand),
       h("span#hand-label", T.hand_of(state.handIdx + 1, state.hands.length)),
-      h("button#next-hand", { type: "button", onclick: () => goHand(state.handIdx + 1), disabled: state.handIdx >= state.hands.length - 1 }, T.next_hand, " ›"),
+      h("button#next-hand", { type: "button", onclick: () => goHand(state.handIdx + 1), disabled: state.handIdx >= state.hands.length - 1 }, T.next_hand, rtl ? " ‹" : " ›"),
       h("ol.hand-list", state.hands.map((hd, i) => {
         const ok = hd.crypto ? hd.crypto.ok && (hd.rules?.every((r) => r.ok !== false) ?? true) : null;
-        return h("li", h("button", { type: "button", "aria-current": i === state.handIdx ? "true" : null, onclick: () => goHand(i), dataset: { ok: String(ok) } }, `${i + 1}${ok === false ? " ✗" : ok ? " ✓" : ""}`));
+        return h("li", h("button", { type: "button", "aria-current": i === state.handIdx ? "true" : null, onclick: () => goHand(i), dataset: { ok: String(ok) } }, `${num(state.lang, i + 1)}${ok === false ? " ✗" : ok ? " ✓" : ""}`));
       })),
       m ? h("p.match-verdict", { dataset: { ok: String(m.ok) } }, m.ok ? T.match_valid : `✗ ${m.first_problem?.message ?? ""}`) : null,
       ...(m?.adjustments ?? []).filter((a) => a.applied_by === null).map((a) => h("p.match-adjustment", T.after_last_hand, " ", adjustmentText(a, current()?.players, state.lang)))
     );
   }
+  function revealIndex(hand) {
+    return hand.steps.findIndex((s) => s.record?.event?.body?.type === "seeds_revealed");
+  }
+  function canWatch(hand) {
+    return !!(hand && hand.bundle && hand.crypto?.decks && hand.status !== "in_progress" && Object.keys(hand.crypto.decks).length && revealIndex(hand) >= 0);
+  }
+  function seatViews(hand, seat2) {
+    if (!hand.seatViews) hand.seatViews = /* @__PURE__ */ new Map();
+    if (!hand.seatViews.has(seat2)) {
+      let m = null;
+      try {
+        const list = stepViews(hand.bundle, hand.crypto.decks, { seat: seat2 });
+        m = new Map(list.map((x) => [x.seq, x.view]));
+      } catch {
+        m = null;
+      }
+      hand.seatViews.set(seat2, m);
+    }
+    return hand.seatViews.get(seat2);
+  }
+  function viewAt(hand, i) {
+    const step = hand.steps[i];
+    if (state.watch === null) return { view: step?.view ?? null, watching: null };
+    if (!canWatch(hand)) return { view: step?.view ?? null, watching: "unavailable" };
+    if (i >= revealIndex(hand)) return { view: step?.view ?? null, watching: "after" };
+    const m = seatViews(hand, state.watch);
+    if (!m) return { view: step?.view ?? null, watching: "unavailable" };
+    return { view: m.get(step.seq) ?? null, watching: "seat" };
+  }
+  function watchSelect(hand) {
+    const T = t();
+    const n2 = hand.players.length;
+    if (!n2) return null;
+    const sel = h(
+      "select#watch",
+      { "aria-label": T.watch_as },
+      h("option", { value: "" }, T.watch_all),
+      [...Array(n2).keys()].map((s) => h("option", { value: String(s), selected: state.watch === s ? "selected" : null }, T.watch_seat(num(state.lang, s), hand.players[s] ? hand.players[s] : null)))
+    );
+    sel.value = state.watch === null ? "" : String(state.watch);
+    sel.disabled = !canWatch(hand);
+    sel.addEventListener("change", () => {
+      state.watch = sel.value === "" ? null : Number(sel.value);
+      writePlace();
+      renderStep();
+    });
+    return h("label.watch", T.watch_as, " ", sel);
+  }
   var stepEls = null;
+  function errorPage() {
+    const T = t();
+    const code = state.shareError;
+    const [title, help] = code === "share_expired" ? [T.share_expired_title, T.share_expired_help] : code === "share_revoked" ? [T.share_revoked_title, T.share_revoked_help] : [T.share_bad_title, T.share_bad_help];
+    return h("section.gone", { role: "alert", dataset: { code } }, h("h2.error", title), h("p", help), h("p.code", h("code", { dir: "ltr" }, code)));
+  }
   function render() {
     const T = t();
+    applyLang();
+    if (state.mode === "served" && state.shareError) {
+      fill(app, header(), errorPage());
+      return;
+    }
     if (state.mode === "served" && state.needCredential) {
       fill(app, header(), credentialForm());
       return;
@@ -6556,10 +7232,17 @@
       return;
     }
     const hand = current();
+    const rtl = T.rtl;
     const slider = h("input#slider", { type: "range", min: "0", max: String(Math.max(0, hand.steps.length - 1)), value: String(state.stepIdx), "aria-label": state.lang === "fa" ? "گام" : "Step" });
     slider.addEventListener("input", () => {
       stopPlay();
       goStep(Number(slider.value));
+    });
+    const speed = h("select#speed", { "aria-label": T.speed, title: T.speed }, SPEEDS.map(([label], i) => h("option", { value: String(i) }, label)));
+    speed.value = String(state.speed);
+    speed.addEventListener("change", () => {
+      state.speed = Number(speed.value);
+      if (state.timer) startTimer();
     });
     stepEls = {
       board: h("div.board"),
@@ -6569,45 +7252,81 @@
       play: h("button#play", { type: "button", onclick: togglePlay }),
       panel: h("div.panel-wrap"),
       list: h("ol.step-list"),
-      viewer: h("p.viewer-note")
+      viewer: h("span.viewer-source"),
+      watchNote: h("p.watch-note")
     };
+    const glyph = rtl ? { first: "»", prev: "›", next: "‹", last: "«" } : { first: "«", prev: "‹", next: "›", last: "»" };
     const controls = h(
       "nav.controls",
       { "aria-label": "steps" },
       h("button#first", { type: "button", onclick: () => {
         stopPlay();
         goStep(0);
-      }, "aria-label": T.first, title: T.first }, "«"),
+      }, "aria-label": T.first, title: T.first }, glyph.first),
       h("button#prev", { type: "button", onclick: () => {
         stopPlay();
-        goStep(state.stepIdx - 1);
-      }, "aria-label": T.prev, title: T.prev }, "‹"),
+        goPlay(-1);
+      }, "aria-label": T.prev, title: T.prev }, glyph.prev),
       stepEls.play,
       h("button#next", { type: "button", onclick: () => {
         stopPlay();
-        goStep(state.stepIdx + 1);
-      }, "aria-label": T.next, title: T.next }, "›"),
+        goPlay(1);
+      }, "aria-label": T.next, title: T.next }, glyph.next),
       h("button#last", { type: "button", onclick: () => {
         stopPlay();
         goStep(Infinity);
-      }, "aria-label": T.last, title: T.last }, "»"),
+      }, "aria-label": T.last, title: T.last }, glyph.last),
+      speed,
       stepEls.slider,
       stepEls.label
     );
-    hand.steps.forEach((s, i) => {
-      stepEls.list.append(h("li", h("button", { type: "button", dataset: { step: String(s.seq) }, onclick: () => {
-        stopPlay();
-        goStep(i);
-      } }, h("span.seq", num(state.lang, s.seq)), " ", s.text?.[state.lang] ?? "")));
-    });
+    const v = verdictOf(hand);
+    const item = (i) => {
+      const s = hand.steps[i];
+      const bad = isUnproven(v, i);
+      return h("li" + (bad ? ".unproven" : ""), h(
+        "button",
+        { type: "button", dataset: { step: String(s.seq), unproven: bad ? "true" : "false" }, onclick: () => {
+          stopPlay();
+          goStep(i);
+        } },
+        h("span.seq", num(state.lang, s.seq)),
+        " ",
+        bad ? h("span.unproven-tag", `⚠ ${T.unproven}`) : null,
+        bad ? " " : null,
+        s.text?.[state.lang] ?? ""
+      ));
+    };
+    for (const g of groupSteps(hand.steps)) {
+      if (g.kind === "play") stepEls.list.append(item(g.i));
+      else {
+        const n2 = g.to - g.from + 1;
+        const open = state.stepIdx >= g.from && state.stepIdx <= g.to;
+        stepEls.list.append(h("li.book", h(
+          "details",
+          { open: open ? "open" : null, dataset: { from: String(hand.steps[g.from].seq), to: String(hand.steps[g.to].seq) } },
+          h("summary", T.bookkeeping(num(state.lang, n2))),
+          h("ol", [...Array(n2).keys()].map((k) => item(g.from + k)))
+        )));
+      }
+    }
     fill(
       app,
       header(),
+      linkNote(),
+      verdictEl(hand),
       matchBar(),
       h(
         "div.layout",
-        h("div.main", stepEls.viewer, stepEls.board, stepEls.text, controls),
-        h("aside.side", stepEls.panel, h("details.steps", h("summary", state.lang === "fa" ? "همهٔ گام‌ها" : "All steps"), stepEls.list))
+        h(
+          "div.main",
+          h("div.viewer-note", stepEls.viewer, " ", watchSelect(hand)),
+          stepEls.watchNote,
+          stepEls.board,
+          stepEls.text,
+          controls
+        ),
+        h("aside.side", stepEls.panel, h("details.steps", { open: "open" }, h("summary", T.all_steps), stepEls.list))
       )
     );
     renderStep();
@@ -6620,26 +7339,75 @@
     const hand = current();
     if (!hand || !stepEls) return;
     const T = t();
-    const step = hand.steps[state.stepIdx];
+    const i = state.stepIdx;
+    const step = hand.steps[i];
     const last = hand.steps[hand.steps.length - 1]?.seq ?? 0;
-    const me = hand.viewer === "seat" ? viewerSeat(step?.view?.viewer) : null;
-    fill(stepEls.board, step?.view ? drawTable({ game: hand.game, view: step.view, players: hand.players, lang: state.lang, me }) : h("div.table.empty", T.views_none));
-    stepEls.text.textContent = step?.text?.[state.lang] ?? "";
+    const v = verdictOf(hand);
+    const bad = isUnproven(v, i);
+    const badSeq = v.badFrom === null ? null : hand.steps[v.badFrom]?.seq ?? null;
+    const { view: view4, watching } = viewAt(hand, i);
+    const me = watching === "seat" || watching === "after" ? state.watch : hand.viewer === "seat" ? viewerSeat(step?.view?.viewer) : null;
+    const ended = endedBy(hand.steps, i);
+    const result = ended && !state.resultHidden ? resultOf2(hand.game, ended.body, hand.players, view4?.match?.seating ?? hand.steps[ended.index]?.view?.match?.seating) : null;
+    const unprovenText = bad ? v.badFrom === 0 && v.problem?.seq === null ? T.unproven_table_all : T.unproven_table(badSeq) : null;
+    let board;
+    if (view4) {
+      board = drawTable({
+        game: hand.game,
+        view: view4,
+        players: hand.players,
+        lang: state.lang,
+        me,
+        trick: hand.game === "hokm" ? trickAt(hand.steps, i) : null,
+        unproven: unprovenText,
+        result,
+        onHideResult: () => {
+          state.resultHidden = true;
+          renderStep();
+        }
+      });
+    } else if (bad) {
+      board = h("div.table.empty.unproven", { dataset: { unproven: "true" } }, "⚠ ", T.no_table_unproven(badSeq));
+    } else {
+      board = h("div.table.empty", T.views_none);
+    }
+    if (ended && state.resultHidden) board.append(h("button.show-result", { type: "button", onclick: () => {
+      state.resultHidden = false;
+      renderStep();
+    } }, T.show_result));
+    fill(stepEls.board, board);
+    const words = step?.text?.[state.lang] ?? "";
+    const plays = (step?.record?.event?.body?.effects ?? []).some((e) => e?.type === "played");
+    const trickNo = hand.game === "hokm" && plays ? `${T.trick_no(num(state.lang, trickNumber(hand.steps, i)))}: ` : "";
+    fill(stepEls.text, bad ? h("strong.unproven-tag", `⚠ ${T.unproven}: `) : null, isBookkeeping(step?.record) ? null : trickNo, words);
     stepEls.text.dataset.seq = String(step?.seq ?? "");
+    stepEls.text.dataset.unproven = bad ? "true" : "false";
     stepEls.label.textContent = T.step_of(step?.seq ?? 0, last);
-    stepEls.slider.value = String(state.stepIdx);
+    stepEls.slider.value = String(i);
+    if (v.badFrom !== null && hand.steps.length > 1) {
+      const pct = 100 * v.badFrom / (hand.steps.length - 1);
+      stepEls.slider.style.background = `linear-gradient(${T.rtl ? "to left" : "to right"}, #cfd8d3 0 ${pct}%, #b3261e ${pct}% 100%)`;
+      stepEls.slider.dataset.unprovenFrom = String(badSeq);
+      stepEls.slider.classList.add("marked");
+    }
     stepEls.play.textContent = state.timer ? "||" : "▶";
     stepEls.play.setAttribute("aria-label", state.timer ? T.pause : T.play);
     stepEls.play.title = state.timer ? T.pause : T.play;
-    const who2 = hand.viewer === "seat" ? T.viewer_seat(me) : hand.viewer === "public" ? T.viewer_public : T.viewer_all;
-    fill(stepEls.viewer, h("span", { dataset: { viewer: hand.viewer } }, who2), " · ", h("span.views-source", { dataset: { source: hand.viewsSource } }, viewsNote(hand)));
+    const who2 = watching === "seat" ? T.watch_note_seat(num(state.lang, state.watch)) : hand.viewer === "seat" ? T.viewer_seat(num(state.lang, me)) : hand.viewer === "public" ? T.viewer_public : T.viewer_all;
+    fill(stepEls.viewer, h("span", { dataset: { viewer: hand.viewer, watching: watching ?? "" } }, who2), " · ", h("span.views-source", { dataset: { source: hand.viewsSource } }, viewsNote(hand)));
+    const noFaces = hand.viewsSource === "browser" && hand.crypto && !hand.crypto.ok && !Object.keys(hand.crypto.decks ?? {}).length;
+    fill(stepEls.watchNote, watching === "after" ? T.watch_note_after : watching === "unavailable" ? T.watch_unavailable : noFaces ? T.no_faces(num(state.lang, badSeq ?? 0)) : null);
     fill(stepEls.panel, drawPanel({ crypto: hand.crypto, rules: hand.rules, source: hand.ruleSource, lang: state.lang, onGoto: (seq) => {
       stopPlay();
       goSeq(seq);
     } }));
     for (const b of stepEls.list.querySelectorAll("button[aria-current]")) b.removeAttribute("aria-current");
     const cur = stepEls.list.querySelector(`button[data-step="${step?.seq}"]`);
-    if (cur) cur.setAttribute("aria-current", "step");
+    if (cur) {
+      cur.setAttribute("aria-current", "step");
+      const det = cur.closest("details");
+      if (det && !det.classList.contains("steps")) det.open = true;
+    }
   }
   function credentialForm() {
     const T = t();
@@ -6657,6 +7425,8 @@
       if (!cred) return;
       keepCredential(state.handId, cred);
       state.needCredential = false;
+      state.credKind = cred.startsWith("sh_") ? "share" : "token";
+      state.share = state.credKind === "share" ? cred : null;
       loadServed(cred);
     });
     return form;
@@ -6700,7 +7470,7 @@
       }
       await openFile(value, null);
       state.handIdx = 0;
-      state.stepIdx = 0;
+      state.stepIdx = resultIndex(current()?.steps ?? []);
     } catch (e) {
       state.error = e.message;
     }
@@ -6716,20 +7486,24 @@
     } catch (e) {
       if (e instanceof ApiError && (e.status === 401 || e.status === 403 || e.status === 404)) {
         keepCredential(state.handId, null);
-        state.error = `${e.code ?? e.status}: ${e.message}`;
+        if (state.credKind === "share") {
+          state.shareError = e.code === "share_expired" || e.code === "share_revoked" ? e.code : e.code ?? "unauthorized";
+        } else {
+          state.error = `${e.code ?? e.status}: ${e.message}`;
+        }
       } else {
         state.error = e.message;
       }
     }
     state.loading = false;
-    writePlace();
+    if (!state.shareError) writePlace();
     render();
   }
   async function start() {
-    const place2 = readPlace();
-    if (place2.lang) state.lang = place2.lang;
-    document.documentElement.lang = state.lang;
-    document.documentElement.dir = STRINGS[state.lang].rtl ? "rtl" : "ltr";
+    const place3 = readPlace();
+    if (place3.lang) state.lang = place3.lang;
+    if (Number.isInteger(place3.as)) state.watch = place3.as;
+    applyLang();
     const embedded = document.getElementById("embedded-data");
     const served = /^https?:$/.test(location.protocol) && /^\/hands\/([^/]+)$/.exec(location.pathname);
     if (embedded) {
@@ -6739,10 +7513,10 @@
       try {
         const data = JSON.parse(embedded.textContent);
         await openFile(data.file, data.native);
-        state.handIdx = place2.hand !== null ? Math.min(Math.max(place2.hand - 1, 0), state.hands.length - 1) : 0;
+        state.handIdx = place3.hand !== null ? Math.min(Math.max(place3.hand - 1, 0), state.hands.length - 1) : 0;
         const hand = current();
-        const i = place2.step !== null ? hand.steps.findIndex((s) => s.seq === place2.step) : -1;
-        state.stepIdx = i >= 0 ? i : 0;
+        const i = place3.step !== null ? hand.steps.findIndex((s) => s.seq === place3.step) : -1;
+        state.stepIdx = i >= 0 ? i : resultIndex(hand.steps);
       } catch (e) {
         state.error = e.message;
       }
@@ -6751,13 +7525,15 @@
     } else if (served) {
       state.mode = "served";
       state.handId = decodeURIComponent(served[1]);
-      const cred = takeCredential(state.handId);
-      if (!cred) {
+      const got = takeCredential(state.handId);
+      if (!got) {
         state.needCredential = true;
         render();
         return;
       }
-      await loadServed(cred);
+      state.credKind = got.kind;
+      if (got.kind === "share") state.share = got.cred;
+      await loadServed(got.cred);
     } else {
       state.mode = "drop";
       render();

@@ -154,7 +154,8 @@ test('a penalty ruling carried into the match is said in words at the hand that 
   const players = started.event.body.seats.map((s) => s.player);
   const words = describe(started, { game: 'hokm', players });
   assert.match(words.en, /penalty ruling counts in the match before this hand \(dispute d_penalty, ruling entry 1\)/);
-  assert.match(words.en, /the cheating penalty \(hokm §12\.3\) against Shirin \(seat 1\), 1 point\(s\) to Dariush \(seat 0\) and Babak \(seat 2\)/);
+  // Names in Unicode isolates (drawn as <bdi>), so that their punctuation stays in place.
+  assert.match(words.en, /the cheating penalty \(hokm §12\.3\) against \u2068Shirin\u2069 \(seat 1\), 1 point\(s\) to \u2068Dariush\u2069 \(seat 0\) and \u2068Babak\u2069 \(seat 2\)/);
   assert.match(words.fa, /رأی جریمهٔ داور باشگاه/);
   assert.match(words.fa, /جریمهٔ تقلب/);
   const first = describe(m.hands[0].records[0], { game: 'hokm', players });

@@ -286,8 +286,10 @@ export function actionText(body, seats) {
       }
       const hw = eff('hand_won')[0];
       if (hw) {
-        en += `; side ${hw.side} wins the hand (${hw.kind}, ${hw.points} points)`;
-        fa += `؛ تیم ${faNum(hw.side)} دست را برد${hw.kind === 'kot' ? ' (کوت)' : ''}`;
+        const four = seats?.length === 4;
+        const side = four ? { en: ['Team A', 'Team B'][hw.side], fa: ['تیم الف', 'تیم ب'][hw.side] } : seatName(seats, hw.side);
+        en += `; ${side.en ?? `side ${hw.side}`} wins the hand (${hw.kind}, ${hw.points} points)`;
+        fa += `؛ ${side.fa ?? `تیم ${faNum(hw.side)}`} دست را برد${hw.kind === 'kot' ? ' (کوت)' : ''}`;
       }
       return { en, fa };
     }
@@ -317,10 +319,16 @@ export function shuffleText(body, seats) {
 }
 
 /** Words for the outcome: the winning side, its tricks, and a kot. */
-export function endText(o) {
+export function endText(o, seats) {
   if (!o || o.winner === undefined || o.winner === null) return null;
   const kot = o.kind && o.kind !== 'plain' ? ` (${o.kind})` : '';
   const kotFa = o.kind === 'kot' ? ' (کوت)' : o.kind === 'por_kot' ? ' (پر کوت)' : '';
   const tricks = Array.isArray(o.tricks) ? o.tricks.join('–') : '';
-  return { en: `side ${o.winner} wins, tricks ${tricks}${kot}`, fa: `تیم ${faNum(o.winner)} برد، دست‌ها ${faNum(tricks)}${kotFa}` };
+  // Four seats: two teams, A (side 0) and B (side 1), as the page's result names them.
+  if (o.seats === 4) {
+    const team = { en: ['Team A', 'Team B'][o.winner] ?? `side ${o.winner}`, fa: ['تیم الف', 'تیم ب'][o.winner] ?? `تیم ${faNum(o.winner)}` };
+    return { en: `${team.en} wins, tricks ${tricks}${kot}`, fa: `${team.fa} برد، دست‌ها ${faNum(tricks)}${kotFa}` };
+  }
+  const seat = (l) => seatName(seats, o.winner)[l];
+  return { en: `${seat('en')} wins, tricks ${tricks}${kot}`, fa: `${seat('fa')} برد، دست‌ها ${faNum(tricks)}${kotFa}` };
 }

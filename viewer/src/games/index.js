@@ -2,7 +2,7 @@
 // JS model folds the recorded effects as the replayer's engine does and draws the view the
 // replayer gives for viewer "all" (`replayer replay FILE --step N --json`, its `table`).
 //
-//   stepViews(bundle, decks) → [{seq, view, text: {en, fa}}], one per event
+//   stepViews(bundle, decks[, viewer]) → [{seq, view, text: {en, fa}}], one per event
 //
 // `bundle` is the parsed bundle (or its text), `decks` the `decks` of verifyBundle's result
 // (each shuffle's order). Throws {code: "unsupported_game"} for a game without a model.
@@ -22,7 +22,12 @@ export const MODELS = {
 
 export const SUPPORTED_GAMES = Object.keys(MODELS);
 
-export function stepViews(bundle, decks) {
+/**
+ * `viewer`: "all" (default), or `{seat: n}` for what seat n could see after each step (the
+ * zones know who has seen each face: the seat's own cards, what was shown to it, what is
+ * public), as `replayer replay FILE --step i --as n` gives it.
+ */
+export function stepViews(bundle, decks, viewer = 'all') {
   const b = typeof bundle === 'string' ? parseStrict(bundle) : bundle;
   const records = b?.records ?? [];
   const start = records[0]?.event?.body;
@@ -48,7 +53,7 @@ export function stepViews(bundle, decks) {
     } else if (s && body.type === 'action') {
       for (const x of body.effects) model.evolve(s, x, null);
     }
-    out.push({ seq: e.seq, view: s ? model.view(s, 'all') : null, text: dealerText(body, seats, model.actionText, model.shuffleText, model.endText) });
+    out.push({ seq: e.seq, view: s ? model.view(s, viewer) : null, text: dealerText(body, seats, model.actionText, model.shuffleText, model.endText) });
   }
   return out;
 }

@@ -30,7 +30,8 @@ export const suitFa = (s) => SUIT_FA[s] ?? s;
 
 /** A seat by its player's name, and its number. */
 export function seatName(seats, seat) {
-  const p = seats?.[seat]?.player;
+  // The name in Unicode isolates (FSI … PDI): drawn as <bdi>, its punctuation stays with it.
+  const p = seats?.[seat]?.player ? `\u2068${seats[seat].player}\u2069` : null;
   return {
     en: p ? `${p} (seat ${seat})` : `seat ${seat}`,
     fa: p ? `${p} (صندلی ${faNum(seat)})` : `صندلی ${faNum(seat)}`,

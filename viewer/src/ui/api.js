@@ -7,25 +7,42 @@ const KEY = (hand) => `persian-cards/credential/${hand}`;
 // The tab's last credential, for the other hands of a table opened from this page.
 const TAB_KEY = 'persian-cards/credential';
 
-/** The credential for `hand`: from the fragment (then kept and removed from the URL), else the tab's. */
+/** Whether a credential is a share link's token (`sh_<club>_<share id>_<secret>`). */
+export const isShareToken = (c) => typeof c === 'string' && c.startsWith('sh_');
+
+/**
+ * The credential for `hand`: `{cred, kind: 'share' | 'token', inUrl}` or null. A share
+ * link's token stays in the fragment: a share link is made to be passed on, so the address
+ * in the bar (with `#step=…` after it) still opens the hand for whoever gets it; the
+ * fragment is never sent to a server. An API key or seat token (`#token=…`) is taken out
+ * of the address bar at once and kept in this tab's session storage.
+ */
 export function takeCredential(hand) {
   const frag = new URLSearchParams(location.hash.replace(/^#/, ''));
-  const given = frag.get('token') || frag.get('share');
-  if (given) {
+  const share = frag.get('share');
+  const token = frag.get('token');
+  const keep = (c) => {
     try {
-      sessionStorage.setItem(KEY(hand), given);
-      sessionStorage.setItem(TAB_KEY, given);
+      sessionStorage.setItem(KEY(hand), c);
+      sessionStorage.setItem(TAB_KEY, c);
     } catch {
       /* storage refused: the credential lives in memory only */
     }
+  };
+  if (token) {
+    keep(token);
     frag.delete('token');
-    frag.delete('share');
     const rest = frag.toString();
     history.replaceState(null, '', location.pathname + location.search + (rest ? `#${rest}` : ''));
-    return given;
+    if (!share) return { cred: token, kind: 'token', inUrl: false };
+  }
+  if (share) {
+    keep(share);
+    return { cred: share, kind: 'share', inUrl: true };
   }
   try {
-    return sessionStorage.getItem(KEY(hand)) ?? sessionStorage.getItem(TAB_KEY);
+    const c = sessionStorage.getItem(KEY(hand)) ?? sessionStorage.getItem(TAB_KEY);
+    return c ? { cred: c, kind: isShareToken(c) ? 'share' : 'token', inUrl: false } : null;
   } catch {
     return null;
   }

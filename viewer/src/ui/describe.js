@@ -2,7 +2,8 @@
 // that was played, the table after it). Game terms keep their Persian names (hakem,
 // suz, khabar), glossed in English.
 import { cardName } from './cards.js';
-import { fa } from './i18n.js';
+import { fa, iso } from './i18n.js';
+import { resultOf } from './result.js';
 
 const GAME_NAMES = {
   'bist-o-yek': { en: 'Bist-o-yek (21)', fa: 'بیست و یک' },
@@ -26,7 +27,7 @@ export function gameName(game, lang) {
 function who(actor, players, lang) {
   if (actor === 'service') return lang === 'fa' ? 'سرویس' : 'The service';
   const s = actor && typeof actor === 'object' ? actor.seat : actor;
-  const name = players?.[s];
+  const name = players?.[s] ? iso(players[s]) : null;
   if (lang === 'fa') return name ? `${name} (جای ${fa(s)})` : `جای ${fa(s)}`;
   return name ? `${name} (seat ${s})` : `Seat ${s}`;
 }
@@ -146,7 +147,7 @@ function outcomeText(outcome, players, lang) {
   const net = Array.isArray(outcome?.net) ? outcome.net : null;
   if (!net) return '';
   const parts = net.map((x, s) => {
-    const name = players?.[s] ?? (lang === 'fa' ? `جای ${fa(s)}` : `seat ${s}`);
+    const name = players?.[s] ? iso(players[s]) : lang === 'fa' ? `جای ${fa(s)}` : `seat ${s}`;
     const sign = x > 0 ? '+' : '';
     return `${name} ${sign}${n(lang, x)}`;
   });
@@ -185,8 +186,12 @@ function describeIn(record, { game, players, view }, lang) {
       return `${who(b.actor, players, lang)} ${action(game, b.action, view, lang)}.`.replace(/^(.)/, (c) => c);
     case 'private_action':
       return E ? `${who(b.actor, players, 'en')} makes a private choice (${b.public?.type ?? 'hidden'}), committed now and opened at the end.` : `${who(b.actor, players, 'fa')} انتخابی پنهان می‌کند که اکنون تعهد و در پایان گشوده می‌شود.`;
-    case 'hand_ended':
+    case 'hand_ended': {
+      // Hokm and Bluff: who won (the team by its players, or King and Thief).
+      const r = game === 'hokm' || game === 'bluff' ? resultOf(game, b, players, b.outcome?.next?.seating) : null;
+      if (r && (r.winners.length || game === 'bluff')) return E ? `The hand is over: ${r.title.en}.` : `دست تمام شد: ${r.title.fa}.`;
       return (E ? 'The hand is over and settled.' : 'دست تمام و تسویه شد.') + outcomeText(b.outcome, players, lang);
+    }
     case 'abandoned':
       return E ? `The hand is abandoned: ${b.reason}` : `دست رها شد: ${b.reason}`;
     case 'seeds_revealed':

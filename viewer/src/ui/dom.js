@@ -25,10 +25,33 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
+// A name inside a text is wrapped in Unicode isolates (FSI U+2068 … PDI U+2069, see
+// `iso` in i18n.js); drawn, each such run becomes a <bdi> element (dir="auto"), so that a
+// name's own direction and punctuation stay with it inside right-to-left text ("Sara!"
+// stays "Sara!"), and a Persian name inside English text too.
+const ISO_RUN = /\u2068([^\u2068\u2069]*)\u2069/g;
+
+/** A text as nodes: its isolated runs as <bdi> elements, the rest as text. */
+export function textNodes(s) {
+  const out = [];
+  let at = 0;
+  for (const m of s.matchAll(ISO_RUN)) {
+    if (m.index > at) out.push(document.createTextNode(s.slice(at, m.index)));
+    const b = document.createElement('bdi');
+    b.setAttribute('dir', 'auto');
+    b.textContent = m[1];
+    out.push(b);
+    at = m.index + m[0].length;
+  }
+  if (at < s.length || out.length === 0) out.push(document.createTextNode(s.slice(at)));
+  return out;
+}
+
 function append(el, children) {
   for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    if (c instanceof Node) el.append(c);
+    else el.append(...textNodes(String(c)));
   }
 }
 

@@ -4,7 +4,7 @@
 // settlement (the engine re-run) come from the service's verdict or from the native
 // replayer's, embedded by `replayer view`, and the panel says which.
 import { h } from './dom.js';
-import { STRINGS, num } from './i18n.js';
+import { STRINGS, num, fa } from './i18n.js';
 
 const INTEGRITY_RULES = new Set(['hash', 'signer', 'signature', 'chain', 'sequence', 'record', 'encoding', 'header']);
 
@@ -77,10 +77,46 @@ export function drawPanel({ crypto, rules, source, lang, onGoto, note }) {
         r.ok === false && r.seq !== null && r.seq !== undefined
           ? h('button.goto', { type: 'button', onclick: () => onGoto(r.seq), dataset: { goto: String(r.seq) } }, t.go_to_step(lang === 'fa' ? num('fa', r.seq) : r.seq))
           : null,
-        r.message ? h('p.detail', { dir: 'ltr' }, r.message) : null,
+        r.message ? detailEl(r, lang) : null,
       );
     })),
     h('p.source', { dataset: { source } }, srcText),
     note ? h('p.note', note) : null,
   );
+}
+
+// The checks' details in Persian: the verifier's sentences are English (they are the
+// format's, shared with `replayer verify`), so each known one is said in Persian, and a
+// failure is said in plain words with the technical sentence kept beside it, left to right.
+const FA_DETAILS = [
+  [/^(\d+) events linked by their hashes$/, (m) => `${fa(Number(m[1]))} رویداد با هش‌هایشان به هم پیوسته‌اند`],
+  [/^(\d+) service signatures verify \(against the trusted key\(s\) given\)$/, (m) => `${fa(Number(m[1]))} امضای سرویس با کلید منتشرشدهٔ سرویس درست است`],
+  [/^(\d+) service signatures verify \(ONLY against the keys the bundle itself carries\)$/, (m) => `${fa(Number(m[1]))} امضای سرویس درست است، ولی فقط با کلیدهایی که خود پرونده دارد`],
+  [/^(\d+) server seed\(s\) match their commitments$/, (m) => `${fa(Number(m[1]))} بذر سرور با تعهدهایشان می‌خوانند`],
+  [/^(\d+) shuffle\(s\) derived from their seeds; every face shown matches$/, (m) => `${fa(Number(m[1]))} بُر از بذرهایشان ساخته شد؛ هر کارتِ نشان‌داده‌شده با آن می‌خواند`],
+  [/^every action re-run through the rules engine \((\d+) events\)$/, (m) => `هر حرکت دوباره با موتور قوانین اجرا شد (${fa(Number(m[1]))} رویداد)`],
+  [/^every action up to the end follows the rules$/, () => 'هر حرکت تا پایان دست طبق قوانین است'],
+  [/^the outcome and the payments follow from the play$/, () => 'نتیجه و پرداخت‌ها از بازی به دست می‌آیند'],
+  [/^nothing to settle$/, () => 'چیزی برای تسویه نیست'],
+  [/^(\d+) player signature\(s\) verify$/, (m) => `${fa(Number(m[1]))} امضای بازیکن درست است`],
+  [/^the hand's last event is leaf (\d+) of (\S+) at size (\d+)( \(the checkpoint checked ONLY against the keys the bundle itself carries\))?$/, (m) => `آخرین رویداد دست برگ ${fa(Number(m[1]))} از دفتر ${m[2]} در اندازهٔ ${fa(Number(m[3]))} است${m[4] ? ' (نقطهٔ وارسی فقط با کلیدهای خود پرونده وارسی شد)' : ''}`],
+  [/^not applicable/, () => 'در این دست کاربرد ندارد'],
+  [/^not reached/, () => 'به اینجا نرسید: مشکلی پیش‌تر هست'],
+  [/^not checked/, () => 'وارسی نشد'],
+  [/^passed$/, () => 'درست'],
+];
+
+/** A check's detail in the page's language, as an element. */
+export function detailEl(r, lang) {
+  const msg = String(r.message);
+  if (lang !== 'fa') return h('p.detail', { dir: 'ltr' }, msg);
+  const t = STRINGS.fa;
+  if (r.ok !== false) {
+    for (const [re, f] of FA_DETAILS) {
+      const m = re.exec(msg);
+      if (m) return h('p.detail', { dir: 'rtl', lang: 'fa' }, f(m));
+    }
+  }
+  const plain = r.ok === false ? (t.why[r.id] ?? 'این وارسی نادرست است') : 'جزئیات فنی';
+  return h('p.detail', { dir: 'rtl', lang: 'fa' }, plain, r.ok === false ? '.' : ':', ' ', h('bdi.tech', { dir: 'ltr', lang: 'en' }, msg));
 }

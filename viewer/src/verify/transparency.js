@@ -68,12 +68,22 @@ function b64decode(s) {
 }
 const b64encode = (b) => btoa(String.fromCharCode(...b));
 
-/** §5: a vkey `<name>+<hex key id>+<base64(0x01 || public key)>`, checked, or null. */
+/**
+ * §5: a vkey `<name>+<hex key id>+<base64(0x01 || public key)>`, checked, or null. The name
+ * holds no `+` (C2SP signed-note) and the key id is 8 hex digits, so the text splits at its
+ * first two `+`; the base64 after them may hold `+` of its own (Go's sum.golang.org key
+ * does), so it is never split further.
+ */
 export function parseVkey(vkey) {
   if (typeof vkey !== 'string') return null;
-  const parts = vkey.trim().split('+');
-  if (parts.length !== 3) return null;
-  const [name, idHex, keyB64] = parts;
+  const text = vkey.trim();
+  const a = text.indexOf('+');
+  const b = a < 0 ? -1 : text.indexOf('+', a + 1);
+  if (a < 0 || b < 0) return null;
+  const name = text.slice(0, a);
+  const idHex = text.slice(a + 1, b);
+  const keyB64 = text.slice(b + 1);
+  if (/\s/.test(name)) return null;
   const raw = b64decode(keyB64);
   if (!name || !/^[0-9a-f]{8}$/.test(idHex) || !raw || raw.length !== 33 || raw[0] !== 1) return null;
   const pub = raw.subarray(1);
