@@ -11,7 +11,10 @@ check_match_vectors.py (the links of a match file, docs/BUNDLE.md §8, on
 docs/vectors/match-v1/), check_transparency_vectors.py (the club transparency log,
 docs/TRANSPARENCY.md) and check_chain_vectors.py (seed chains and player action
 signatures, docs/SHUFFLE.md §12 and EVENT-LOG.md §9, on docs/vectors/seed-chain-v1.json and
-the chained match vectors), each in its own interpreter, shows their output, and ends with one line "N passed, M failed" over all of them. Exits 1 if
+the chained match vectors) and check_docs_vs_binary.py (the statements of BUNDLE.md,
+EVENT-LOG.md, the JSON Schemas and README.md against `replayer` itself: simulated hands of
+every game against the schemas, hex case, match files, rule order, section numbers; it
+builds the replayer with cargo unless REPLAYER names a binary), each in its own interpreter, shows their output, and ends with one line "N passed, M failed" over all of them. Exits 1 if
 any vector failed or a checker could not run.
 
 The checkers are one independent implementation of the documents, not one each: the
@@ -33,6 +36,7 @@ CHECKERS = [
     "check_match_vectors.py",
     "check_transparency_vectors.py",
     "check_chain_vectors.py",
+    "check_docs_vs_binary.py",
 ]
 SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
 
