@@ -18,6 +18,7 @@
 //! token or a key secret: only ids, rule names and public match states.
 
 mod clublog;
+mod records;
 
 use std::collections::HashSet;
 
@@ -201,6 +202,10 @@ pub async fn audit_club(svc: &Service, club: &str) -> Result<Report, AuditError>
     for table in &tables {
         audit_table(svc, table, &opts, &mut report).await?;
     }
+    report.problems.extend(records::disputes(svc, club).await?);
+    report
+        .problems
+        .extend(records::idempotency(svc, club).await?);
     clublog::audit_log(svc, club, &mut report).await?;
     Ok(report)
 }
@@ -333,6 +338,10 @@ async fn audit_table(
     let mut last_finished: Option<(&HandRow, i64, Option<Value>)> = None;
     // The state a hand in progress started from, per the log.
     let mut running_from: Option<(&HandRow, Value)> = None;
+    // Stored rows checked against the signed records (`records`), and each hand's signed
+    // hand_started, for the table's own rows.
+    let mut rows_found: Vec<Finding> = Vec::new();
+    let mut starts: Vec<(&HandRow, Record)> = Vec::new();
 
     for row in &hands {
         if let (HandStatus::Quarantined, Some(q)) = (row.status, &row.quarantine) {
@@ -385,6 +394,10 @@ async fn audit_table(
                 continue;
             }
         };
+        if let Some(first) = records::sealed_start(svc, &records) {
+            rows_found.extend(records::hand_rows(svc, row, first).await?);
+            starts.push((row, first.clone()));
+        }
         let status = log_status(&records);
         let broken = chain_break(svc, &row.hand_id, &records);
         // The hand's number in the match as its log says (the stored one is a projection).
@@ -515,6 +528,14 @@ async fn audit_table(
             }
         }
     }
+
+    // The table's rows against its hands' signed starts.
+    let by_no: Vec<(&HandRow, &Record)> = starts.iter().map(|(h, r)| (*h, r)).collect();
+    if let Some((h, first)) = by_no.iter().max_by_key(|(h, _)| h.hand_no) {
+        rows_found.extend(records::table_row(table, h, first));
+    }
+    rows_found.extend(records::seed_chains(svc, table, &by_no).await?);
+    found.extend(rows_found);
 
     // The match: every finished hand, chained.
     if last_finished.is_some() {

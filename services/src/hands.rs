@@ -35,6 +35,7 @@ use crate::store::{
 };
 use crate::{now_ms, Service};
 
+pub(crate) mod continuity;
 mod damage;
 mod sealed;
 mod steps;
@@ -52,6 +53,9 @@ const EVENT_PAGE: i64 = 1000;
 struct Loaded {
     hand: LiveHand,
     head: Hash,
+    /// When its `hand_started` says it started (unix ms): what its row's `started_ms`
+    /// must say.
+    started_ms: u64,
 }
 
 type Slot = Arc<tokio::sync::Mutex<Option<Loaded>>>;
@@ -771,33 +775,43 @@ pub(crate) async fn match_link(
     table: &crate::store::TableRow,
     hand_no: i64,
 ) -> ApiResult<(Option<PrevHand>, Value)> {
-    match_link_after(svc, club, table, hand_no, None).await
+    let (prev, state, _) = match_link_after(svc, club, table, hand_no, None).await?;
+    Ok((prev, state))
 }
 
 /// [`match_link`], given the row of hand `hand_no - 1` when the caller has just read it
-/// (a hand start reads the table's last hand).
+/// (a hand start reads the table's last hand); with the previous hand's first event, read
+/// with its end and sealed by one of the service's keys, which a start checks the table
+/// against ([`continuity`]).
 async fn match_link_after(
     svc: &Service,
     club: &str,
     table: &crate::store::TableRow,
     hand_no: i64,
     last: Option<HandRow>,
-) -> ApiResult<(Option<PrevHand>, Value)> {
+) -> ApiResult<(Option<PrevHand>, Value, Option<Record>)> {
     if hand_no <= 1 {
-        return Ok((None, table.match_state.clone()));
+        return Ok((None, table.match_state.clone(), None));
     }
     let Some(prev) = predecessor(svc, club, table, hand_no, last).await? else {
-        return Ok((None, initial_state(table)?));
+        return Ok((None, initial_state(table)?, None));
     };
     let broken = |why: &str| match_broken(prev.hand_no, why);
     // Only the end of the hand is read (its last two events: hand_ended or abandoned, then
     // the reveal), and its first event only for an abandoned hand: starting a hand does not
     // read its predecessor whole.
     let tail_from = prev.next_seq.saturating_sub(2).max(0);
-    let tail: Vec<Record> = svc
-        .store
-        .list_event_records(club, &prev.hand_id, tail_from, 2)
-        .await?
+    let (tail, first) = tokio::try_join!(
+        svc.store
+            .list_event_records(club, &prev.hand_id, tail_from, 2),
+        svc.store.list_event_records(club, &prev.hand_id, 0, 1),
+    )?;
+    let first = first
+        .first()
+        .and_then(|r| r.record.parse::<Record>().ok())
+        .filter(|r| sealed_by_service(svc, r))
+        .ok_or_else(|| broken("does not start with a sealed hand_started"))?;
+    let tail: Vec<Record> = tail
         .iter()
         .map(|r| r.record.parse::<Record>())
         .collect::<Result<_, _>>()
@@ -805,12 +819,7 @@ async fn match_link_after(
     let Some(last) = tail.last() else {
         return Err(broken("has no events"));
     };
-    let sealed = replayer::log::hash_event(&last.event).is_ok_and(|h| h == last.hash)
-        && svc
-            .keys
-            .public(&last.signer)
-            .is_some_and(|k| k.verify(&replayer::log::signature_message(&last.hash), &last.sig));
-    if !sealed || !matches!(last.event.body, Body::SeedsRevealed { .. }) {
+    if !sealed_by_service(svc, last) || !matches!(last.event.body, Body::SeedsRevealed { .. }) {
         return Err(broken("does not end in a sealed reveal"));
     }
     let ended = tail.iter().find_map(|r| match &r.event.body {
@@ -819,18 +828,10 @@ async fn match_link_after(
     });
     let state = match ended {
         Some(next) => next,
-        None => {
-            let first = svc
-                .store
-                .list_event_records(club, &prev.hand_id, 0, 1)
-                .await?
-                .first()
-                .and_then(|r| r.record.parse::<Record>().ok());
-            match first.map(|r| r.event.body) {
-                Some(Body::HandStarted { match_state, .. }) => match_state,
-                _ => return Err(broken("does not start with hand_started")),
-            }
-        }
+        None => match &first.event.body {
+            Body::HandStarted { match_state, .. } => match_state.clone(),
+            _ => return Err(broken("does not start with hand_started")),
+        },
     };
     if state != table.match_state {
         tracing::warn!(
@@ -845,7 +846,17 @@ async fn match_link_after(
             hash: last.hash,
         }),
         state,
+        Some(first),
     ))
+}
+
+/// Whether a record's hash holds over its event and one of the service's keys signed it.
+fn sealed_by_service(svc: &Service, r: &Record) -> bool {
+    replayer::log::hash_event(&r.event).is_ok_and(|h| h == r.hash)
+        && svc
+            .keys
+            .public(&r.signer)
+            .is_some_and(|k| k.verify(&replayer::log::signature_message(&r.hash), &r.sig))
 }
 
 /// Rebuild a hand from its records (all, or `0..=upto`), its seeds and the openings of
@@ -853,8 +864,23 @@ async fn match_link_after(
 /// Every check of [`damage`] is made on the way: a log that fails one is `409
 /// hand_damaged` naming the event and the rule, never a 500.
 async fn restore(svc: &Service, row: &HandRow, upto: Option<u64>) -> ApiResult<(Loaded, u64)> {
-    let all = records(reads_of(svc, row), &row.club_id, &row.hand_id, None).await?;
+    let store = reads_of(svc, row);
+    // How many events the club's log has of a running hand, read before its events (both
+    // only grow, so a healthy log holds at least as many): a log that holds fewer lost
+    // events it had acknowledged, and must not play on from an earlier one.
+    let extent = if row.status == HandStatus::InProgress {
+        store
+            .checks()
+            .hand_log_extent(&row.club_id, &row.hand_id)
+            .await?
+    } else {
+        0
+    };
+    let all = records(store, &row.club_id, &row.hand_id, None).await?;
     let total = u64::try_from(all.len()).unwrap_or(u64::MAX);
+    if i64::try_from(all.len()).unwrap_or(i64::MAX) < extent {
+        return Err(Damage::at(total, damage::Check::Truncated).into());
+    }
     let upto_n = upto.map_or(all.len(), |u| {
         usize::try_from(u).unwrap_or(usize::MAX).saturating_add(1)
     });
@@ -881,7 +907,15 @@ async fn restore(svc: &Service, row: &HandRow, upto: Option<u64>) -> ApiResult<(
         return Err(Damage::at(total, damage::Check::Reveal).into());
     }
     let head = prefix.last().map_or(Hash::ZERO, |r| r.hash);
-    Ok((Loaded { hand, head }, total))
+    let started_ms = prefix.first().map_or(0, |r| r.event.time_ms);
+    Ok((
+        Loaded {
+            hand,
+            head,
+            started_ms,
+        },
+        total,
+    ))
 }
 
 /// Where a running hand's further server seeds come from: its table's seed chain, at the
@@ -1215,6 +1249,7 @@ async fn mutate_row(
         }
     }
     let mut next = loaded.hand.clone();
+    let started_ms = loaded.started_ms;
     let seeds_before = next.server_seeds().len();
     let key = svc.keys.current();
     let now = now_ms();
@@ -1295,7 +1330,11 @@ async fn mutate_row(
             if next.status() == dealer::HandStatus::InProgress {
                 svc.live
                     .appended(&row.club_id, &row.hand_id, i64_of(next.next_seq()));
-                *guard = Some(Loaded { hand: next, head });
+                *guard = Some(Loaded {
+                    hand: next,
+                    head,
+                    started_ms,
+                });
             } else {
                 count_end(svc, &next);
                 *guard = None;
@@ -1459,7 +1498,13 @@ pub async fn start(
         svc.store.last_hand(club, table_id),
     )?;
     let table = table.ok_or_else(|| ApiError::not_found("table"))?;
-    let game: GameId = table.game.parse().map_err(ApiError::internal)?;
+    let game: GameId = table.game.parse().map_err(|_| {
+        ApiError::record_damaged(
+            "game_tables",
+            continuity::row_name("game_tables", &table, None),
+            "a game the service deals (the one the table was created with)",
+        )
+    })?;
     let engine = registry(game).map_err(ApiError::internal)?;
     if last
         .as_ref()
@@ -1477,7 +1522,13 @@ pub async fn start(
         match_link_after(svc, club, &table, hand_no, last),
         crate::seed_chains::link_for(svc, &table, hand_no),
     );
-    let (prev_hand, match_state) = linked?;
+    let (prev_hand, match_state, prev_first) = linked?;
+    if let Some(e) = prev_first
+        .as_ref()
+        .and_then(|p| continuity::game_differs(&table, &p.event.body))
+    {
+        return Err(e);
+    }
     if engine
         .match_over(&match_state)
         .map_err(ApiError::internal)?
@@ -1538,6 +1589,13 @@ pub async fn start(
     let now = now_ms();
     let (mut hand, mut all) =
         LiveHand::start_with_options(params, options, source, key, now).map_err(dealer_error)?;
+    // The table's stored rows must be what the match's signed record says (its rules,
+    // seats and seed chain never change but for a new chain once one is used up).
+    if let (Some(prev), Some(next)) = (&prev_first, all.first()) {
+        if let Some(d) = continuity::differences(&prev.event.body, &next.event.body).first() {
+            return Err(d.error(&table));
+        }
+    }
     let commitment = hand
         .commitments()
         .first()
@@ -1633,7 +1691,11 @@ pub async fn start(
         ..row
     });
     let slot = svc.live.slot(club, &hand_id);
-    *slot.lock().await = Some(Loaded { hand, head });
+    *slot.lock().await = Some(Loaded {
+        hand,
+        head,
+        started_ms: now,
+    });
     Ok(reply)
 }
 
@@ -1667,45 +1729,72 @@ pub async fn detail(svc: &Service, caller: &Caller, hand_id: &str) -> ApiResult<
     if row.status == HandStatus::Quarantined {
         return quarantined_view(&row).map(HandAnswer::Quarantined);
     }
-    with_hand(svc, &row, |l| {
+    let shown = with_hand(svc, &row, |l| {
         let h = &l.hand;
         let finished = h.status() != dealer::HandStatus::InProgress;
         let viewer = viewer_of(caller, finished);
-        HandDetail {
-            hand_id: row.hand_id.clone(),
-            table_id: row.table_id.clone(),
-            hand_no: row.hand_no,
-            game: row.game.clone(),
-            status: h.status().as_str().to_string(),
-            next_seq: h.next_seq(),
-            head: l.head.to_hex(),
-            players: row.players.clone(),
-            started_ms: row.started_ms,
-            ended_ms: row.ended_ms,
-            commitments: h.commitments().iter().map(|c| c.to_hex()).collect(),
-            client_seeds: h
-                .client_seeds()
-                .iter()
-                .enumerate()
-                .flat_map(|(k, list)| {
-                    list.iter().map(move |(seat, seed)| ClientSeedView {
-                        shuffle: u32::try_from(k).unwrap_or(u32::MAX),
-                        seat: seat.0,
-                        seed: seed.to_hex(),
-                    })
+        row_differs(&row, h.seats(), l.started_ms).map_or_else(
+            || {
+                Ok(HandDetail {
+                    hand_id: row.hand_id.clone(),
+                    table_id: row.table_id.clone(),
+                    hand_no: row.hand_no,
+                    game: row.game.clone(),
+                    status: h.status().as_str().to_string(),
+                    next_seq: h.next_seq(),
+                    head: l.head.to_hex(),
+                    players: row.players.clone(),
+                    started_ms: row.started_ms,
+                    ended_ms: row.ended_ms,
+                    commitments: h.commitments().iter().map(|c| c.to_hex()).collect(),
+                    client_seeds: h
+                        .client_seeds()
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(k, list)| {
+                            list.iter().map(move |(seat, seed)| ClientSeedView {
+                                shuffle: u32::try_from(k).unwrap_or(u32::MAX),
+                                seat: seat.0,
+                                seed: seed.to_hex(),
+                            })
+                        })
+                        .collect(),
+                    next_shuffle: h.next_shuffle(),
+                    to_act: h.to_act().into(),
+                    viewer: viewer_name(viewer).to_string(),
+                    view: h.view(viewer),
+                    last_action: h.last_action().cloned(),
+                    outcome: h.outcome().cloned(),
+                    abandon_reason: row.abandon_reason.clone(),
                 })
-                .collect(),
-            next_shuffle: h.next_shuffle(),
-            to_act: h.to_act().into(),
-            viewer: viewer_name(viewer).to_string(),
-            view: h.view(viewer),
-            last_action: h.last_action().cloned(),
-            outcome: h.outcome().cloned(),
-            abandon_reason: row.abandon_reason.clone(),
-        }
+            },
+            Err,
+        )
     })
-    .await
-    .map(HandAnswer::Hand)
+    .await?;
+    shown.map(HandAnswer::Hand)
+}
+
+/// Where a hand's row differs from its signed `hand_started` (its seats, its start time):
+/// `409 record_damaged` naming the row, never the edited players or time shown as fact.
+fn row_differs(row: &HandRow, seats: &[SeatInfo], started_ms: u64) -> Option<ApiError> {
+    let key = format!("(club_id, hand_id) = ({}, {})", row.club_id, row.hand_id);
+    let players: Vec<&str> = seats.iter().map(|s| s.player.as_str()).collect();
+    if players != row.players.iter().map(String::as_str).collect::<Vec<_>>() {
+        return Some(ApiError::record_damaged(
+            "hands",
+            key,
+            format!("players {players:?}, as its hand_started records them"),
+        ));
+    }
+    if i64::try_from(started_ms).ok() != Some(row.started_ms) {
+        return Some(ApiError::record_damaged(
+            "hands",
+            key,
+            format!("started_ms {started_ms}, as its hand_started records it"),
+        ));
+    }
+    None
 }
 
 /// `GET /v1/hands/{hand_id}/legal-actions`.

@@ -147,6 +147,49 @@ fn aad(club: &str, key: &str) -> Vec<u8> {
     format!("persian-cards/idempotent-response/v1|{club}|{key}").into_bytes()
 }
 
+/// The associated data of a response sealed since issue 29: the request's fingerprint is
+/// bound too, so that a fingerprint edited (or swapped with another row's) in the
+/// database no longer unseals, and a retry is not refused as a reused key on its word.
+fn aad_v2(club: &str, key: &str, request_hash: &str) -> Vec<u8> {
+    format!("persian-cards/idempotent-response/v2|{club}|{key}|{request_hash}").into_bytes()
+}
+
+/// How an idempotency row is named in a `record_damaged` problem and by the audit.
+pub fn row_name(row: &IdemRow) -> String {
+    format!("(club_id, key) = ({}, {})", row.club_id, row.key)
+}
+
+/// The reply an idempotency row records, checked: its response must unseal under its own
+/// club, key and request fingerprint (or, for a row sealed before fingerprints were bound,
+/// its club and key) as a status and a body, and its `status` column must be that status.
+/// Anything else was changed behind the service's back: `409 record_damaged` naming the
+/// row, never the sealed bytes.
+pub fn recorded_reply(seal: &SealKey, row: &IdemRow) -> ApiResult<Reply> {
+    let damaged =
+        |expected: &str| ApiError::record_damaged("idempotency_keys", row_name(row), expected);
+    let sealed = row
+        .response
+        .get("sealed")
+        .and_then(Value::as_str)
+        .and_then(|h| hex::decode(h).ok())
+        .ok_or_else(|| damaged("a response of the form {\"sealed\": hex}"))?;
+    let plain = seal
+        .unseal(&aad_v2(&row.club_id, &row.key, &row.request_hash), &sealed)
+        .or_else(|_| seal.unseal(&aad(&row.club_id, &row.key), &sealed))
+        .map_err(|_| {
+            damaged("a response sealed for this row's club, key and request fingerprint")
+        })?;
+    let reply = Reply::replayed(&plain)
+        .map_err(|_| damaged("a sealed response that reads as a status and a body"))?;
+    if i32::from(reply.status.as_u16()) != row.status {
+        return Err(damaged(&format!(
+            "status {} (the sealed response's)",
+            reply.status.as_u16()
+        )));
+    }
+    Ok(reply)
+}
+
 impl IdemCtx {
     /// The context of `key` sent by `caller`.
     pub fn new(caller: &Caller, key: IdemKey) -> IdemCtx {
@@ -160,7 +203,10 @@ impl IdemCtx {
     /// The row recording `reply`, sealed.
     pub fn row(&self, seal: &SealKey, reply: &Reply, now_ms: i64) -> ApiResult<IdemRow> {
         let plain = reply.recorded()?;
-        let sealed = seal.seal(&aad(&self.club_id, &self.key), &plain)?;
+        let sealed = seal.seal(
+            &aad_v2(&self.club_id, &self.key, &self.request_hash),
+            &plain,
+        )?;
         Ok(IdemRow {
             club_id: self.club_id.clone(),
             key: self.key.clone(),
@@ -194,20 +240,15 @@ impl IdemCtx {
         let Some(row) = store.get_idempotency(&self.club_id, &self.key).await? else {
             return Ok(None);
         };
+        // The row is checked first: an edited fingerprint must not pass for a reused key.
+        let reply = recorded_reply(seal, &row)?;
         if row.request_hash != self.request_hash {
             return Err(ApiError::new(
                 Code::IdempotencyKeyReused,
                 "this Idempotency-Key was already used for a different request",
             ));
         }
-        let sealed = row
-            .response
-            .get("sealed")
-            .and_then(Value::as_str)
-            .and_then(|h| hex::decode(h).ok())
-            .ok_or_else(|| ApiError::internal("recorded response is not sealed"))?;
-        let plain = seal.unseal(&aad(&self.club_id, &self.key), &sealed)?;
-        Reply::replayed(&plain).map(Some)
+        Ok(Some(reply))
     }
 }
 

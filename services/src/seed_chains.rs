@@ -97,7 +97,8 @@ pub fn view(row: &SeedChainRow, next_hand_no: i64) -> SeedChainView {
 }
 
 /// The link the table's hand `hand_no` is dealt from, if the table has a seed chain:
-/// `409 seed_chain_exhausted` when its chain is used up.
+/// `409 seed_chain_exhausted` when its chain is used up, `409 record_damaged` naming the
+/// `seed_chains` row when the row no longer unseals as this table's chain of its length.
 pub async fn link_for(
     svc: &Service,
     table: &TableRow,
@@ -110,6 +111,7 @@ pub async fn link_for(
     else {
         return Ok(None);
     };
+    let chain = unsealed(svc, &row)?;
     let position = hand_no
         .checked_sub(row.first_hand_no)
         .and_then(|p| p.checked_add(1))
@@ -125,7 +127,6 @@ pub async fn link_for(
                 ),
             )
         })?;
-    let chain = unsealed(svc, &row)?;
     let link = tokio::task::spawn_blocking(move || chain.link(position))
         .await
         .map_err(ApiError::internal)?
@@ -133,19 +134,57 @@ pub async fn link_for(
     Ok(Some(link))
 }
 
-/// The chain a row keeps. A row that does not unseal as this table's chain is an internal
-/// error (the cause, never the bytes, is logged).
+/// How a `seed_chains` row is named in a `record_damaged` problem and by the audit: its
+/// key, `(club_id, table_id, first_hand_no)`.
+pub fn row_name(row: &SeedChainRow) -> String {
+    format!(
+        "(club_id, table_id, first_hand_no) = ({}, {}, {})",
+        row.club_id, row.table_id, row.first_hand_no
+    )
+}
+
+/// What is wrong with a stored chain row, if anything: it must unseal under its own club,
+/// table, first hand and anchor (the associated data binds them), as a chain whose anchor
+/// and length are the row's. The cause only, never the sealed bytes.
+pub fn row_damage(svc: &Service, row: &SeedChainRow) -> Option<String> {
+    unsealed(svc, row).err().map(|e| {
+        e.extra
+            .get("record")
+            .and_then(|r| r.get("expected"))
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("a chain that unseals as this row's")
+            .to_string()
+    })
+}
+
+/// The chain a row keeps. A row that does not unseal as this table's chain of the row's
+/// anchor and length was changed behind the service's back: `409 record_damaged` naming
+/// the row (the cause, never the bytes).
 fn unsealed(svc: &Service, row: &SeedChainRow) -> ApiResult<SeedChain> {
-    let anchor = replayer::log::Hash::from_hex(&row.anchor).map_err(ApiError::internal)?;
+    let damaged = |expected: &str| ApiError::record_damaged("seed_chains", row_name(row), expected);
+    let anchor = replayer::log::Hash::from_hex(&row.anchor)
+        .map_err(|_| damaged("an anchor of 64 hex digits"))?;
     let plain = svc
         .seal
         .unseal(
             &chain_aad(&row.club_id, &row.table_id, row.first_hand_no, &row.anchor),
             &row.sealed,
         )
-        .map_err(|_| ApiError::internal("a table's seed chain does not unseal"))?;
-    SeedChain::from_bytes(anchor, &plain)
-        .map_err(|_| ApiError::internal("a table's seed chain is malformed"))
+        .map_err(|_| {
+            damaged(
+                "a sealed chain that unseals under this row's club, table, first_hand_no and \
+                 anchor",
+            )
+        })?;
+    let chain = SeedChain::from_bytes(anchor, &plain)
+        .map_err(|_| damaged("a sealed chain of the documented form"))?;
+    if i64::from(chain.length()) != i64::from(row.length) {
+        return Err(damaged(&format!(
+            "length {} (the sealed chain's)",
+            chain.length()
+        )));
+    }
+    Ok(chain)
 }
 
 /// The table's current chain, as shown (none for a table without one).

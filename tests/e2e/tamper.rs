@@ -3,6 +3,8 @@
 //! edits one event of a finished hand is caught by verification at exactly that event.
 //! The embedded store's triggers refuse UPDATE and DELETE too.
 
+mod records;
+
 use reqwest::StatusCode;
 use serde_json::json;
 

@@ -67,6 +67,7 @@ error_codes! {
     MatchBroken          => "match_broken",           CONFLICT,               "The match cannot go on: its last hand's record is missing or does not verify";
     HandDamaged          => "hand_damaged",           CONFLICT,               "The hand's stored log fails verification: it can be read as events only, or quarantined";
     DisputeDamaged       => "dispute_damaged",        CONFLICT,               "An entry of the dispute's stored record does not read as a dispute entry";
+    RecordDamaged        => "record_damaged",         CONFLICT,               "A stored record the service relies on differs from what its signed record says: `record` names it (the audit names it too)";
     HandQuarantined      => "hand_quarantined",       CONFLICT,               "The hand is quarantined: its log failed verification and it was set aside";
     HandNotDamaged       => "hand_not_damaged",       CONFLICT,               "The hand's log verifies: only a damaged hand can be quarantined (abandon a healthy one)";
     HandNotLatest        => "hand_not_latest",        CONFLICT,               "A later hand of the table already follows this one: only the table's latest hand can be quarantined";
@@ -157,6 +158,11 @@ pub struct Problem {
     /// `invalid_name`: the field, e.g. `seats[1].player`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
+    /// `record_damaged`: the stored record concerned, `{"table", "row", "expected"}`: the
+    /// database table, the row's key and what the signed record says it should hold.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub record: Option<Value>,
 }
 
 impl ApiError {
@@ -173,6 +179,26 @@ impl ApiError {
     pub fn with(mut self, key: &str, value: impl Into<Value>) -> Self {
         self.extra.insert(key.to_string(), value.into());
         self
+    }
+
+    /// A `409 record_damaged`: the stored row `row` of database table `table` differs from
+    /// what the signed record says it holds (`expected`). Never holds a secret: callers
+    /// name ids, hashes and public values only.
+    pub fn record_damaged(
+        table: &str,
+        row: impl Into<String>,
+        expected: impl Into<String>,
+    ) -> Self {
+        let row = row.into();
+        let expected = expected.into();
+        ApiError::new(
+            Code::RecordDamaged,
+            format!("the stored {table} row {row} was changed behind the service's back: expected {expected}"),
+        )
+        .with(
+            "record",
+            serde_json::json!({"table": table, "row": row, "expected": expected}),
+        )
     }
 
     /// A 404 for any resource kind.

@@ -12,6 +12,7 @@
 
 pub mod carry;
 pub mod findings;
+pub mod projection;
 pub mod report;
 pub mod rulings;
 
@@ -446,6 +447,7 @@ pub(crate) async fn log_consistency(
 pub async fn get(svc: &Service, caller: &Caller, dispute_id: &str) -> ApiResult<DisputeView> {
     let row = dispute_row(svc, caller, dispute_id).await?;
     let record = entries(svc, &row).await?;
+    projection::check(&row, &record)?;
     let mut v = view(svc, &row, record);
     with_carry(svc, &row, &mut v).await?;
     v.log_consistency = Some(log_consistency(svc, &row.club_id, &v.findings).await?);
@@ -551,6 +553,13 @@ pub async fn list(svc: &Service, caller: &Caller, q: DisputeQuery) -> ApiResult<
     } else {
         None
     };
+    // Every row listed is checked against its signed record (issue 29): a list never
+    // shows an edited status, claim or hand as fact.
+    futures_util::future::try_join_all(rows.iter().map(|r| async move {
+        let record = entries(svc, r).await?;
+        projection::check(r, &record)
+    }))
+    .await?;
     Ok(DisputePage {
         disputes: rows
             .into_iter()

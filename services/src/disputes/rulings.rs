@@ -471,6 +471,8 @@ pub async fn rule(
     after.updated_ms = now_i;
     let entry_row = entry_row(&after, &record, now_i)?;
     let mut all = entries(svc, &row).await?;
+    // A ruling is signed over the record's head, never over a row edited behind its back.
+    super::projection::check(&row, &all)?;
     all.push(record);
     let mut shown = view(svc, &after, all);
     super::with_carry(svc, &after, &mut shown).await?;

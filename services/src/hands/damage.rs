@@ -41,6 +41,10 @@ pub enum Check {
     Reveal,
     /// The hand's first event does not set up a hand.
     HandStarted,
+    /// A running hand's stored log ends before the club's log says it does: events it
+    /// acknowledged (ordered in the club's log, or passed by its sequencer cursor) are
+    /// gone. Found at the first missing event.
+    Truncated,
 }
 
 impl Check {
@@ -57,6 +61,7 @@ impl Check {
             Check::SealedInput => "sealed_input",
             Check::Reveal => "seeds_revealed",
             Check::HandStarted => "hand_started",
+            Check::Truncated => "truncated",
         }
     }
 }

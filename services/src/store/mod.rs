@@ -13,6 +13,7 @@
 //! hashes, server seeds and the openings of private actions already sealed by the
 //! caller.
 
+mod checks;
 mod disputes;
 mod error;
 mod postgres;
@@ -34,6 +35,9 @@ pub use sqlite::SqliteStore;
 
 // Share links (docs/API.md, "Share links").
 pub use shares::{ShareRow, ShareStore};
+
+// Reads for checking stored records against the signed ones (issue 29).
+pub use checks::CheckStore;
 
 /// A club: the unit of tenancy. Nothing of one club is ever visible to another.
 #[derive(Debug, Clone, PartialEq)]
@@ -496,6 +500,9 @@ pub trait Store: Send + Sync {
     /// The share links of this store's clubs' hands ([`ShareStore`]), on the same
     /// database (the primary: a revocation holds at once).
     fn shares(&self) -> &dyn ShareStore;
+
+    /// The reads that check stored records against the signed ones, on the same database.
+    fn checks(&self) -> &dyn CheckStore;
 
     /// The store's own metrics (the standby's lag, where routed reads went), for the
     /// service's registry.

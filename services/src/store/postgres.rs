@@ -48,6 +48,7 @@ use super::{
 use super::{CheckpointRow, ClubLeafRow};
 
 mod batch;
+mod checks;
 mod clublog;
 mod disputes;
 mod read;
@@ -933,6 +934,10 @@ impl Store for PgStore {
     }
 
     fn shares(&self) -> &dyn super::ShareStore {
+        self
+    }
+
+    fn checks(&self) -> &dyn super::CheckStore {
         self
     }
 

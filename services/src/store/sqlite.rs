@@ -28,6 +28,7 @@ use super::{
 };
 use super::{CheckpointRow, ClubLeafRow};
 
+mod checks;
 mod clublog;
 mod disputes;
 mod shares;
@@ -791,6 +792,10 @@ impl Store for SqliteStore {
     }
 
     fn shares(&self) -> &dyn super::ShareStore {
+        self
+    }
+
+    fn checks(&self) -> &dyn super::CheckStore {
         self
     }
 
