@@ -3,6 +3,7 @@
 pub mod bist_o_yek;
 pub mod bluff;
 pub mod hokm;
+pub mod tricks;
 
 use crate::engine::{DynGame, Engine, GameId, SetupError};
 

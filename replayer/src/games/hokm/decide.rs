@@ -19,6 +19,7 @@ use super::state::{
 };
 use crate::cards::{Card, Rank, Suit};
 use crate::engine::{Actor, Award, CardRef, SeatIndex, Violation};
+use crate::games::tricks::{self, DrawHistory};
 use crate::zones::ZoneId;
 
 /// The rules an action or a shuffle can break (spec §14.2), with stable string forms.
@@ -178,10 +179,6 @@ fn low(c: Card) -> bool {
     c.rank().is_some_and(|r| r <= Rank::Ten)
 }
 
-fn suit_of(c: Card) -> Option<Suit> {
-    c.suit()
-}
-
 /// Whether the hakem's five are ten-low (no A, K, Q, J).
 pub(super) fn ten_low_eligible(s: &State) -> bool {
     let h = s.hakem.unwrap_or(SeatIndex(0));
@@ -231,45 +228,8 @@ pub(super) fn declarable(s: &State) -> Vec<Suit> {
 
 /// The refs of `seat`'s hand the seat may play now (§9.4).
 pub(super) fn playable(s: &State, seat: SeatIndex) -> Vec<CardRef> {
-    let hand = s.zones.cards(ZoneId::Hand(seat));
-    let led = s
-        .zones
-        .cards(ZoneId::Trick)
-        .first()
-        .and_then(|p| suit_of(p.face));
-    let follow: Vec<CardRef> = match led {
-        Some(l) => hand
-            .iter()
-            .filter(|p| suit_of(p.face) == Some(l))
-            .map(|p| p.r)
-            .collect(),
-        None => Vec::new(),
-    };
-    if follow.is_empty() {
-        hand.iter().map(|p| p.r).collect()
-    } else {
-        follow
-    }
-}
-
-/// The winner of a complete trick, by index in play order (§9.5).
-fn trick_winner(cards: &[Card], trump: Option<Suit>) -> usize {
-    let led = cards.first().and_then(|c| c.suit());
-    let mut best = 0usize;
-    for (i, c) in cards.iter().enumerate().skip(1) {
-        let Some(b) = cards.get(best) else { break };
-        let beats = match (c.suit(), b.suit()) {
-            (Some(cs), Some(bs)) if cs == bs => c.rank() > b.rank(),
-            (Some(cs), _) if Some(cs) == trump => true,
-            _ => false,
-        };
-        // A non-trump card of another suit than the led one never wins; a card of the led
-        // suit cannot beat a trump (handled above: same suit compares, trump beats any).
-        if beats && (c.suit() == led || c.suit() == trump) {
-            best = i;
-        }
-    }
-    best
+    let led = tricks::led_suit(&s.zones.faces(ZoneId::Trick));
+    tricks::follow_suit(s.zones.cards(ZoneId::Hand(seat)), led)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -330,25 +290,6 @@ enum DrawStep {
     Next(SeatIndex),
 }
 
-/// The draw so far, replayed: the cards turned (public), each with its seat, in order.
-struct DrawHistory {
-    cards: Vec<(SeatIndex, Option<Rank>)>,
-    at: usize,
-}
-
-impl DrawHistory {
-    /// The rank `seat` drew next, or `Err(seat)` when that card is still to be turned.
-    fn take(&mut self, seat: SeatIndex) -> Result<Option<Rank>, SeatIndex> {
-        match self.cards.get(self.at) {
-            Some((who, rank)) if *who == seat => {
-                self.at = self.at.saturating_add(1);
-                Ok(*rank)
-            }
-            _ => Err(seat),
-        }
-    }
-}
-
 /// Whether this draw also picks the hakem's partner (§5.2 step 3, §5.3): 4 players,
 /// `by_draw`, and the match's first draw (later redraws pick the hakem only, so the teams
 /// and their scores stay together).
@@ -357,92 +298,24 @@ fn draws_partner(s: &State) -> bool {
 }
 
 /// The hakem draw (§5.2) as a procedure over the cards turned so far: its result, or the
-/// seat that receives the next card. Seats are served in seat order `0, 1, …` (the table
-/// before any reseating).
+/// seat that receives the next card. The cards go round the table by place (`t[0]`, `t[1]`,
+/// …) at the table as it stands, also after a `by_draw` reseat (D25).
 fn draw_step(s: &State) -> DrawStep {
-    let mut h = DrawHistory {
-        cards: s
-            .draw_seats
+    let mut h = DrawHistory::new(
+        s.draw_seats
             .iter()
             .copied()
-            .zip(s.zones.cards(DRAWN).iter().map(|p| p.face.rank()))
+            .zip(s.zones.cards(DRAWN).iter().map(|p| p.face))
             .collect(),
-        at: 0,
-    };
+    );
     let partner = draws_partner(s);
     let result = match s.rules.hakem_draw {
-        HakemDraw::FirstAce => first_ace(s.n, partner, &mut h),
-        HakemDraw::HighestCard => highest_card(s.n, partner, &mut h),
+        HakemDraw::FirstAce => tricks::first_ace(s.table(), partner, &mut h),
+        HakemDraw::HighestCard => tricks::highest_card(s.table(), partner, &mut h),
     };
     match result {
         Ok((hakem, p)) => DrawStep::Done(hakem, p),
         Err(seat) => DrawStep::Next(seat),
-    }
-}
-
-type Drawn = Result<(SeatIndex, Option<SeatIndex>), SeatIndex>;
-
-/// `FirstAce` (002): cards to seats 0, 1, …, n − 1, 0, …; the first ace is hakem; under
-/// `by_draw` the cards go on to the other seats and the next ace is his partner.
-fn first_ace(n: u8, partner: bool, h: &mut DrawHistory) -> Drawn {
-    let n = n.max(1);
-    let mut i = 0u8;
-    let hakem = loop {
-        let seat = SeatIndex(i);
-        i = (i + 1) % n;
-        if h.take(seat)? == Some(Rank::Ace) {
-            break seat;
-        }
-    };
-    if !partner {
-        return Ok((hakem, None));
-    }
-    loop {
-        let seat = SeatIndex(i);
-        i = (i + 1) % n;
-        if seat != hakem && h.take(seat)? == Some(Rank::Ace) {
-            return Ok((hakem, Some(seat)));
-        }
-    }
-}
-
-/// `HighestCard` (000/004): one card each in seat order; ranks only; the seats tied for
-/// first (and, under `by_draw`, for second) draw again, in seat order, until resolved. A
-/// seat keeps its earlier draws, so a loser of a tie for first stays above the rest (D15).
-fn highest_card(n: u8, partner: bool, h: &mut DrawHistory) -> Drawn {
-    let mut keys: Vec<(SeatIndex, Vec<Option<Rank>>)> = Vec::new();
-    for i in 0..n {
-        let seat = SeatIndex(i);
-        keys.push((seat, vec![h.take(seat)?]));
-    }
-    loop {
-        let mut order: Vec<&(SeatIndex, Vec<Option<Rank>>)> = keys.iter().collect();
-        order.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        let places = if partner { 2 } else { 1 };
-        let mut tie: Option<Vec<SeatIndex>> = None;
-        for place in 0..places {
-            let Some(key) = order.get(place).map(|k| k.1.clone()) else {
-                break;
-            };
-            let group: Vec<SeatIndex> = keys.iter().filter(|k| k.1 == key).map(|k| k.0).collect();
-            if group.len() > 1 {
-                tie = Some(group);
-                break;
-            }
-        }
-        let first = order.first().map(|k| k.0).unwrap_or(SeatIndex(0));
-        let second = order.get(1).map(|k| k.0);
-        match tie {
-            None => return Ok((first, if partner { second } else { None })),
-            Some(group) => {
-                for seat in group {
-                    let r = h.take(seat)?;
-                    if let Some(k) = keys.iter_mut().find(|k| k.0 == seat) {
-                        k.1.push(r);
-                    }
-                }
-            }
-        }
     }
 }
 
@@ -471,13 +344,7 @@ fn draw(cx: &mut Cx) {
                 if let Some(p) = partner {
                     // §5.3: the hakem keeps his place; his partner and the player opposite
                     // him exchange places if they differ.
-                    let mut seating = cx.s.table().to_vec();
-                    let opposite = plus(hakem, 2, &seating);
-                    let a = seating.iter().position(|x| *x == p);
-                    let b = seating.iter().position(|x| *x == opposite);
-                    if let (Some(a), Some(b)) = (a, b) {
-                        seating.swap(a, b);
-                    }
+                    let seating = tricks::reseat_partner(hakem, p, cx.s.table());
                     cx.emit(Effect::Reseated { seating });
                 }
                 cx.emit(Effect::HakemSet { seat: hakem });
@@ -981,7 +848,7 @@ fn finish(cx: &mut Cx, side: u8, six_six_five: bool, bam_failed: bool) {
             None
         } else if n == 4 {
             let stays = (side == hside) != hakem_to_kotted;
-            Some(if stays { h } else { right(h, cx.s.table()) })
+            Some(tricks::rotate_by_result(h, stays, cx.s.table()))
         } else {
             Some(SeatIndex(side))
         };
@@ -1044,7 +911,7 @@ fn play(cx: &mut Cx, seat: SeatIndex, card: CardRef, face: Card) {
         return;
     }
     let faces = cx.s.zones.faces(ZoneId::Trick);
-    let i = trick_winner(&faces, cx.s.trump);
+    let i = tricks::trick_winner(&faces, cx.s.trump);
     let winner = plus(cx.s.leader, u8::try_from(i).unwrap_or(0), cx.s.table());
     let index = cx.s.tricks_played().saturating_add(1);
     cx.emit(Effect::TrickWon {

@@ -12,14 +12,7 @@ use super::state::{MatchEnd, Phase, ShuffleReason, WinKind};
 use crate::cards::Card;
 use crate::engine::{CardRef, SeatIndex};
 
-/// A card shown face up to everyone, with its public name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shown {
-    /// Which card.
-    pub card: CardRef,
-    /// Its face.
-    pub face: Card,
-}
+pub use crate::games::tricks::Shown;
 
 /// A public fact (JSON: internally tagged by `type`, snake_case).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

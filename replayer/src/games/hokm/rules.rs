@@ -1,44 +1,12 @@
 //! House rules (spec §13). Every point the sources call "agreed" (توافقی) is a field of
 //! [`Rules`]; the defaults are the spec's.
 
-use std::fmt;
-
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use crate::cards::Suit;
 use crate::engine::{HouseRules, SetupError};
 
-/// A suit as written in JSON: its one-letter code (`"S"`, `"H"`, `"D"`, `"C"`).
-/// A khal (خال) is a suit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct SuitCode(pub Suit);
-
-impl Serialize for SuitCode {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut buf = [0u8; 4];
-        s.serialize_str(self.0.code().encode_utf8(&mut buf))
-    }
-}
-
-impl<'de> Deserialize<'de> for SuitCode {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        Suit::ALL
-            .into_iter()
-            .find(|x| {
-                let mut buf = [0u8; 4];
-                x.code().encode_utf8(&mut buf) == s.as_ref()
-            })
-            .map(SuitCode)
-            .ok_or_else(|| serde::de::Error::custom(format!("unknown suit {s:?} (S, H, D, C)")))
-    }
-}
-
-impl fmt::Display for SuitCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0.code())
-    }
-}
+pub use crate::games::tricks::SuitCode;
 
 /// How the first hakem (حاکم, the player who declares trump) is chosen (§5.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -137,48 +137,7 @@ fn check_match(m: &Match) -> Result<(), String> {
     Ok(())
 }
 
-/// The number of sides: 2 teams with 4 players, one side per seat otherwise.
-pub fn sides(n: u8) -> u8 {
-    if n == 4 {
-        2
-    } else {
-        n
-    }
-}
-
-/// The seats in table order, counter-clockwise from seat 0's place: `0, 1, …, n − 1`
-/// unless a `by_draw` partnership draw reseated the players (§5.3).
-pub fn identity(n: u8) -> Vec<SeatIndex> {
-    (0..n).map(SeatIndex).collect()
-}
-
-/// Where `s` sits in the table order `t`.
-fn place(s: SeatIndex, t: &[SeatIndex]) -> usize {
-    t.iter().position(|x| *x == s).unwrap_or(0)
-}
-
-/// The side of `seat` at table `t`: 4p, the parity of its place (partners sit opposite);
-/// 2p/3p, the seat itself.
-pub fn side_of(seat: SeatIndex, t: &[SeatIndex]) -> u8 {
-    if t.len() == 4 {
-        u8::from(place(seat, t) % 2 == 1)
-    } else {
-        seat.0
-    }
-}
-
-/// `R(s)`: the seat on `s`'s right, who acts after `s` (§4).
-pub fn right(s: SeatIndex, t: &[SeatIndex]) -> SeatIndex {
-    plus(s, 1, t)
-}
-
-/// The seat `k` places to the right of `s` at table `t`.
-pub fn plus(s: SeatIndex, k: u8, t: &[SeatIndex]) -> SeatIndex {
-    let n = t.len().max(1);
-    t.get((place(s, t) + usize::from(k)) % n)
-        .copied()
-        .unwrap_or(s)
-}
+pub use crate::games::tricks::{identity, plus, right, side_of, side_seats, sides};
 
 /// The dealer (pasur, پاسور) for hakem `h`: his left, `h − 1` (§5.1).
 pub fn dealer(h: SeatIndex, t: &[SeatIndex]) -> SeatIndex {
@@ -602,19 +561,6 @@ fn next_of(s: &State) -> Match {
 
 pub(super) fn next_match(s: &State) -> Option<Match> {
     (s.phase == Phase::HandOver).then(|| next_of(s))
-}
-
-/// The seats of each side at table `t`.
-pub fn side_seats(t: &[SeatIndex]) -> Vec<Vec<SeatIndex>> {
-    let n = u8::try_from(t.len()).unwrap_or(0);
-    (0..sides(n))
-        .map(|side| {
-            (0..n)
-                .map(SeatIndex)
-                .filter(|x| side_of(*x, t) == side)
-                .collect()
-        })
-        .collect()
 }
 
 pub(super) fn results(o: &Outcome) -> Vec<SeatResult> {

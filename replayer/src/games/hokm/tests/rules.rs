@@ -434,3 +434,77 @@ fn invalid_rules_and_matches_are_refused() {
     assert!(Hokm::new_match(&partner, &Setup { seats: 3 }).is_err());
     assert!(Hokm::new_match(&Rules::default(), &Setup { seats: 5 }).is_err());
 }
+
+/// Issue 30 (hokm.md D24, D25): after a `by_draw` reseat, a new round's hakem redraw deals
+/// its face-up cards round the table by place, not by player number, and draws no partner.
+#[test]
+fn a_new_round_redraw_after_a_reseat_deals_round_the_table() {
+    let rules = Rules {
+        new_round_hakem: NewRoundHakem::Redraw,
+        ..by_draw(HakemDraw::FirstAce)
+    };
+    let mut m = Hokm::new_match(&rules, &Setup { seats: 4 }).unwrap();
+    // The match's first draw reseated seats 2 and 3; a round was won; hand 5 redraws.
+    m.seating = vec![seat(0), seat(1), seat(3), seat(2)];
+    m.rounds = vec![1, 0];
+    m.hand = 5;
+    m.hakem = None;
+    let mut t = Table::from_match(&rules, &m);
+    // No ace in the first three cards: the fourth place (seat 2) gets the ace.
+    let e = t.shuffle(&deck_with(
+        D52,
+        &[(0, "2S"), (1, "3S"), (2, "4S"), (3, "AH")],
+    ));
+    let draws: Vec<u8> = e
+        .iter()
+        .filter_map(|x| match x {
+            Effect::DrawCard { seat, .. } => Some(seat.0),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(draws, vec![0, 1, 3, 2], "the draw goes round the table");
+    assert_eq!(t.st.hakem, Some(seat(2)));
+    // Seat 2 sits at place 3: team 1 with seat 1.
+    assert_eq!(side_of(seat(2), t.st.table()), 1);
+    // Partners are not drawn again (D24): no reseat.
+    assert!(!e.iter().any(|x| matches!(x, Effect::Reseated { .. })));
+    assert_eq!(t.st.table(), &[seat(0), seat(1), seat(3), seat(2)]);
+    assert_eq!(t.replay(), t.st);
+}
+
+/// The same for a highest-card redraw: the tied seats redraw in table order.
+#[test]
+fn a_new_round_highest_card_redraw_follows_the_table() {
+    let rules = Rules {
+        new_round_hakem: NewRoundHakem::Redraw,
+        ..by_draw(HakemDraw::HighestCard)
+    };
+    let mut m = Hokm::new_match(&rules, &Setup { seats: 4 }).unwrap();
+    m.seating = vec![seat(0), seat(3), seat(2), seat(1)];
+    m.rounds = vec![0, 1];
+    m.hand = 3;
+    let mut t = Table::from_match(&rules, &m);
+    // Places 0..3 are seats 0, 3, 2, 1: 5, K, 2, K: seats 3 and 1 tie and redraw, seat 3
+    // first: 4 then 9: seat 1 is hakem.
+    let e = t.shuffle(&deck_with(
+        D52,
+        &[
+            (0, "5S"),
+            (1, "KS"),
+            (2, "2S"),
+            (3, "KH"),
+            (4, "4D"),
+            (5, "9D"),
+        ],
+    ));
+    let draws: Vec<u8> = e
+        .iter()
+        .filter_map(|x| match x {
+            Effect::DrawCard { seat, .. } => Some(seat.0),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(draws, vec![0, 3, 2, 1, 3, 1]);
+    assert_eq!(t.st.hakem, Some(seat(1)));
+    assert_eq!(t.replay(), t.st);
+}
