@@ -16,6 +16,7 @@ import { adjustmentText, describe, gameName } from './ui/describe.js';
 import { drawTable, viewerSeat } from './ui/table.js';
 import { drawPanel, ruleChecks } from './ui/panel.js';
 import { takeCredential, keepCredential, get, ApiError } from './ui/api.js';
+import { readEmbedded } from './embedded.js';
 
 const AUTOPLAY_MS = 1200;
 
@@ -567,7 +568,7 @@ async function start() {
     state.loading = true;
     render();
     try {
-      const data = JSON.parse(embedded.textContent);
+      const data = readEmbedded(JSON.parse(embedded.textContent));
       await openFile(data.file, data.native);
       state.handIdx = place.hand !== null ? Math.min(Math.max(place.hand - 1, 0), state.hands.length - 1) : 0;
       const hand = current();
