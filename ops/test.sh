@@ -169,4 +169,4 @@ cargo build --workspace --bins --locked
 # verdicts and views (viewer/test; the replayer binary is required here).
 say "the viewer's verifier and table models (viewer/test)"
 (cd viewer && REQUIRE_REPLAYER=1 node --test test/)
-(cd viewer && CHROMIUM_BIN="$(command -v chromium)" node --test e2e/viewer.test.mjs)
+(cd viewer && CHROMIUM_BIN="$(command -v chromium)" node --test e2e/*.test.mjs)

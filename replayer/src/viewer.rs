@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use crate::engine::Viewer;
-use crate::verify::{self, Options, ReplayStep};
+use crate::verify::{self, Options};
 
 /// The page's HTML (`viewer/dist/index.html`).
 pub const INDEX_HTML: &str = include_str!("../../viewer/dist/index.html");
@@ -40,8 +40,16 @@ pub const SERVED_CSP: &str = "default-src 'none'; script-src 'self'; style-src '
 /// The format of the data `replayer view` embeds.
 pub const EMBED_FORMAT: &str = "persian-cards/replay-page";
 
+/// Where the page's icon goes in `index.html` (the end of its head).
+const HEAD_END: &str = "</head>";
+
+/// The page's icon as a `data:` URL (a card with a spade; the service serves the same
+/// drawing as `/favicon.ico`), for the page opened from a file.
+pub const ICON_DATA_URL: &str = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect x='4' y='1' width='24' height='30' rx='4' fill='%23fff' stroke='%231b5e20' stroke-width='2'/%3E%3Cpath d='M16 6C13 11 8 13 8 18a4 4 0 0 0 7 2.5L13.5 26h5L17 20.5A4 4 0 0 0 24 18c0-5-5-7-8-12z' fill='%231b1b1b'/%3E%3C/svg%3E";
+
 /// The page as the service serves it: the script and style sheet from `/viewer/`, the
-/// policy sent as a header ([`SERVED_CSP`]) instead of the meta line.
+/// policy sent as a header ([`SERVED_CSP`]) instead of the meta line, the service's icon
+/// (`/favicon.ico`).
 pub fn served_shell() -> String {
     INDEX_HTML
         .replace(CSP_META, "")
@@ -50,6 +58,11 @@ pub fn served_shell() -> String {
             r#"<link rel="stylesheet" href="/viewer/viewer.css">"#,
         )
         .replace(JS_TAG, r#"<script src="/viewer/viewer.js"></script>"#)
+        .replacen(
+            HEAD_END,
+            concat!(r#"<link rel="icon" href="/favicon.ico">"#, "</head>"),
+            1,
+        )
 }
 
 fn sha256_b64(text: &str) -> String {
@@ -87,6 +100,10 @@ pub fn standalone(embedded: Option<&Value>) -> String {
     // One pass per marker, each replaced once; what is put in is never searched again.
     let mut out = INDEX_HTML.to_string();
     for (mark, with) in [
+        (
+            HEAD_END,
+            format!(r#"<link rel="icon" href="{ICON_DATA_URL}">{HEAD_END}"#),
+        ),
         (CSP_META, csp),
         (CSS_TAG, format!("<style>{css}</style>")),
         (EMBED_MARK, data),
@@ -124,34 +141,132 @@ pub struct StepView {
 
 /// The native replayer's view of every step of a bundle, everything shown (the seeds are
 /// revealed), as far as the bundle verifies: a step at or after its first problem has
-/// none (`None`), the page then draws it from the file itself and says so.
+/// none (`None`), the page then draws it from the file itself and says so. One fold over
+/// the bundle ([`verify::fold_steps`]).
 pub fn step_views(bundle: &[u8]) -> Vec<Option<StepView>> {
-    let Ok(last) = verify::replay_as(bundle, None, &Options::default(), Viewer::All) else {
+    let mut out: Vec<Option<StepView>> = Vec::new();
+    let Ok(n) = verify::fold_steps(bundle, &Options::default(), |step, hand| {
+        out.push(Some(StepView {
+            step,
+            view: hand.view(Viewer::All),
+            status: hand.status().as_str().to_string(),
+            to_act: serde_json::to_value(hand.to_act()).unwrap_or(Value::Null),
+            last_action: hand.last_action().cloned(),
+        }));
+    }) else {
         return Vec::new();
     };
-    let n = u64::try_from(last.events).unwrap_or(0);
-    (0..n)
-        .map(|step| {
-            let r: ReplayStep =
-                verify::replay_as(bundle, Some(step), &Options::default(), Viewer::All).ok()?;
-            let clean = r
-                .problem
-                .as_ref()
-                .is_none_or(|p| p.event.is_some_and(|e| e > step));
-            clean.then(|| StepView {
-                step,
-                view: r.table,
-                status: r.status.as_str().to_string(),
-                to_act: serde_json::to_value(r.to_act).unwrap_or(Value::Null),
-                last_action: r.last_action,
-            })
-        })
-        .collect()
+    out.resize(n, None);
+    out
 }
+
+/// Every step's view, compactly (`docs/…` in `viewer/README.md`, "Embedded data"):
+/// `{"count": k, "first": view0, "patches": [p1, …]}` where steps `0..k` have native views
+/// (the steps from the first problem on have none), `first` is step 0's and `patches[i-1]`
+/// is the RFC 6902 JSON Patch that turns step `i-1`'s view into step `i`'s. A long hand's
+/// views differ from one step to the next by a card or two: the page gets each one whole
+/// for a few bytes a step.
+pub fn compact_views(bundle: &[u8]) -> Value {
+    let mut first: Option<Value> = None;
+    let mut prev: Option<Value> = None;
+    let mut patches: Vec<Value> = Vec::new();
+    let mut count = 0usize;
+    // A bundle that does not read has no views: its verdict says why.
+    let _ = verify::fold_steps(bundle, &Options::default(), |_, hand| {
+        let view = hand.view(Viewer::All);
+        match &prev {
+            None => first = Some(view.clone()),
+            Some(p) => patches.push(Value::Array(json_patch(p, &view))),
+        }
+        prev = Some(view);
+        count += 1;
+    });
+    json!({"encoding": VIEWS_ENCODING, "count": count, "first": first, "patches": patches})
+}
+
+/// The encoding of [`compact_views`].
+pub const VIEWS_ENCODING: &str = "first+json-patch";
+
+/// An RFC 6902 JSON Patch (`add`, `remove` and `replace` only) that turns `from` into
+/// `to`. Objects are compared member by member; an array's common head and tail are kept
+/// and only the part between them is patched (a card played from a hand is one `remove`,
+/// a card laid on a pile one `add`).
+pub fn json_patch(from: &Value, to: &Value) -> Vec<Value> {
+    let mut ops = Vec::new();
+    diff_into(from, to, &mut String::new(), &mut ops);
+    ops
+}
+
+fn pointer_token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+fn diff_into(from: &Value, to: &Value, path: &mut String, ops: &mut Vec<Value>) {
+    if from == to {
+        return;
+    }
+    match (from, to) {
+        (Value::Object(a), Value::Object(b)) => {
+            let base = path.len();
+            for k in a.keys().filter(|k| !b.contains_key(*k)) {
+                path.push('/');
+                path.push_str(&pointer_token(k));
+                ops.push(json!({"op": "remove", "path": path.as_str()}));
+                path.truncate(base);
+            }
+            for (k, vb) in b {
+                path.push('/');
+                path.push_str(&pointer_token(k));
+                match a.get(k) {
+                    Some(va) => diff_into(va, vb, path, ops),
+                    None => ops.push(json!({"op": "add", "path": path.as_str(), "value": vb})),
+                }
+                path.truncate(base);
+            }
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            let head = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+            let tail = a[head..]
+                .iter()
+                .rev()
+                .zip(b[head..].iter().rev())
+                .take_while(|(x, y)| x == y)
+                .count();
+            let (mid_a, mid_b) = (&a[head..a.len() - tail], &b[head..b.len() - tail]);
+            let base = path.len();
+            if mid_a.len() == mid_b.len() {
+                for (i, (x, y)) in mid_a.iter().zip(mid_b).enumerate() {
+                    path.push('/');
+                    path.push_str(&(head + i).to_string());
+                    diff_into(x, y, path, ops);
+                    path.truncate(base);
+                }
+                return;
+            }
+            path.push('/');
+            path.push_str(&head.to_string());
+            for _ in mid_a {
+                ops.push(json!({"op": "remove", "path": path.as_str()}));
+            }
+            path.truncate(base);
+            for (i, y) in mid_b.iter().enumerate() {
+                path.push('/');
+                path.push_str(&(head + i).to_string());
+                ops.push(json!({"op": "add", "path": path.as_str(), "value": y}));
+                path.truncate(base);
+            }
+        }
+        _ => ops.push(json!({"op": "replace", "path": path.as_str(), "value": to})),
+    }
+}
+
+/// The version of the data `replayer view` embeds: 2 holds every step's view as
+/// [`compact_views`] (version 1 held each whole, 5.4 MB for an 800-event hand).
+pub const EMBED_VERSION: u64 = 2;
 
 /// What `replayer view` embeds for a bundle or match file: the file, the native
 /// replayer's verdict (for a match file, the match's and each hand's) and every step's
-/// view. An error for a file that is neither.
+/// view ([`compact_views`]). An error for a file that is neither.
 pub fn embed(bytes: &[u8], generator: &str) -> Result<Value, verify::BundleError> {
     let value: Value =
         serde_json::from_slice(bytes).map_err(|e| verify::BundleError::Json(e.to_string()))?;
@@ -168,21 +283,22 @@ pub fn embed(bytes: &[u8], generator: &str) -> Result<Value, verify::BundleError
                         let verdict = verify::verify_bytes(&b, &opts)
                             .ok()
                             .and_then(|v| serde_json::to_value(v).ok());
-                        json!({"verdict": verdict, "steps": step_views(&b)})
+                        json!({"verdict": verdict, "views": compact_views(&b)})
                     })
                     .collect()
             })
             .unwrap_or_default();
         return Ok(json!({
-            "format": EMBED_FORMAT, "version": 1, "kind": "match", "generator": generator,
-            "file": value, "native": {"verdict": verdict, "hands": hands},
+            "format": EMBED_FORMAT, "version": EMBED_VERSION, "kind": "match",
+            "generator": generator, "file": value,
+            "native": {"verdict": verdict, "hands": hands},
         }));
     }
     let verdict = verify::verify_bytes(bytes, &opts)?;
     Ok(json!({
-        "format": EMBED_FORMAT, "version": 1, "kind": "bundle", "generator": generator,
-        "file": value,
-        "native": {"verdict": verdict, "hands": [{"verdict": verdict, "steps": step_views(bytes)}]},
+        "format": EMBED_FORMAT, "version": EMBED_VERSION, "kind": "bundle",
+        "generator": generator, "file": value,
+        "native": {"verdict": verdict, "hands": [{"verdict": verdict, "views": compact_views(bytes)}]},
     }))
 }
 
@@ -192,7 +308,7 @@ mod tests {
 
     #[test]
     fn the_built_page_has_every_marker() {
-        for m in [CSP_META, CSS_TAG, JS_TAG, EMBED_MARK] {
+        for m in [CSP_META, CSS_TAG, JS_TAG, EMBED_MARK, HEAD_END] {
             assert_eq!(INDEX_HTML.matches(m).count(), 1, "{m}");
         }
     }
@@ -211,16 +327,195 @@ mod tests {
     }
 
     fn simulated() -> (Vec<u8>, usize) {
+        simulated_game(crate::engine::GameId::BistOYek, 3, 7)
+    }
+
+    fn simulated_game(game: crate::engine::GameId, players: u8, seed: u8) -> (Vec<u8>, usize) {
         let spec = crate::sim::SimSpec {
-            game: crate::engine::GameId::BistOYek,
-            players: 3,
+            game,
+            players,
             rules: json!({}),
             setup: None,
-            seed: [7; 32],
+            seed: [seed; 32],
         };
-        let key = crate::log::SigningKeyPair::from_secret([1; 32]);
+        let key = crate::log::SigningKeyPair::from_secret([seed.wrapping_add(1); 32]);
         let bundle = crate::sim::simulate_with(&spec, &key, 1_700_000_000_000).unwrap();
         (serde_json::to_vec(&bundle).unwrap(), bundle.records.len())
+    }
+
+    /// The views as `replayer view` made them before it folded once: one replay per step,
+    /// a step's view kept where its replay met no problem up to it.
+    fn views_one_replay_per_step(bytes: &[u8]) -> Vec<Option<Value>> {
+        let Ok(last) = verify::replay_as(bytes, None, &Options::default(), Viewer::All) else {
+            return Vec::new();
+        };
+        (0..last.events as u64)
+            .map(|step| {
+                let r =
+                    verify::replay_as(bytes, Some(step), &Options::default(), Viewer::All).ok()?;
+                let clean = r
+                    .problem
+                    .as_ref()
+                    .is_none_or(|p| p.event.is_some_and(|e| e > step));
+                clean.then_some(r.table)
+            })
+            .collect()
+    }
+
+    /// A test-only RFC 6902 applier for `add`, `remove` and `replace`.
+    fn apply(doc: &Value, ops: &[Value]) -> Value {
+        let mut doc = doc.clone();
+        for op in ops {
+            let path = op["path"].as_str().unwrap();
+            let (parent, last) = match path.rfind('/') {
+                Some(i) => (&path[..i], &path[i + 1..]),
+                None => {
+                    doc = op["value"].clone();
+                    continue;
+                }
+            };
+            let last = last.replace("~1", "/").replace("~0", "~");
+            let target = doc.pointer_mut(parent).unwrap();
+            match (op["op"].as_str().unwrap(), target) {
+                ("add", Value::Array(a)) => a.insert(last.parse().unwrap(), op["value"].clone()),
+                ("remove", Value::Array(a)) => {
+                    a.remove(last.parse().unwrap());
+                }
+                ("replace", Value::Array(a)) => {
+                    a[last.parse::<usize>().unwrap()] = op["value"].clone()
+                }
+                ("add" | "replace", Value::Object(o)) => {
+                    o.insert(last, op["value"].clone());
+                }
+                ("remove", Value::Object(o)) => {
+                    o.remove(&last).unwrap();
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        doc
+    }
+
+    fn expand(views: &Value) -> Vec<Value> {
+        let count = views["count"].as_u64().unwrap() as usize;
+        let mut out = Vec::new();
+        if count == 0 {
+            return out;
+        }
+        out.push(views["first"].clone());
+        for p in views["patches"].as_array().unwrap() {
+            let next = apply(out.last().unwrap(), p.as_array().unwrap());
+            out.push(next);
+        }
+        assert_eq!(out.len(), count);
+        out
+    }
+
+    #[test]
+    fn one_fold_gives_the_views_of_one_replay_per_step() {
+        use crate::engine::GameId;
+        for (game, players) in [
+            (GameId::BistOYek, 3),
+            (GameId::BistOYek, 5),
+            (GameId::Hokm, 4),
+            (GameId::Bluff, 3),
+            (GameId::Bluff, 5),
+        ] {
+            for seed in [3u8, 41, 200] {
+                let (bytes, n) = simulated_game(game, players, seed);
+                let old = views_one_replay_per_step(&bytes);
+                let new: Vec<Option<Value>> = step_views(&bytes)
+                    .into_iter()
+                    .map(|v| v.map(|v| v.view))
+                    .collect();
+                assert_eq!(new.len(), n);
+                assert!(new.iter().all(Option::is_some), "{game:?} {seed}");
+                assert_eq!(new, old, "{game:?} {players} seats, seed {seed}");
+                let compact = compact_views(&bytes);
+                let whole: Vec<Value> = new.into_iter().flatten().collect();
+                assert_eq!(expand(&compact), whole, "{game:?} {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn tampered_bundles_have_the_same_views_as_one_replay_per_step() {
+        use crate::engine::GameId;
+        for (game, players, seed) in [(GameId::Hokm, 4, 9u8), (GameId::Bluff, 4, 77)] {
+            let (bytes, n) = simulated_game(game, players, seed);
+            let v: Value = serde_json::from_slice(&bytes).unwrap();
+            let mut bad_files = Vec::new();
+            for k in [1, n / 3, n / 2, n - 1] {
+                // A hash, a signature, an action's amount or card changed behind the
+                // signer's back, and the revealed seed replaced.
+                let mut b = v.clone();
+                b["records"][k]["hash"] = json!("11".repeat(32));
+                bad_files.push(b);
+                let mut b = v.clone();
+                b["records"][k]["sig"] = json!("22".repeat(64));
+                bad_files.push(b);
+            }
+            let mut b = v.clone();
+            let last = &mut b["records"][n - 1]["event"]["body"]["seeds"][0]["server_seed"];
+            if last.is_string() {
+                *last = json!("ab".repeat(32));
+                bad_files.push(b);
+            }
+            let mut b = v.clone();
+            b["keys"][0]["key_id"] = json!("ed25519:0000000000000000");
+            bad_files.push(b);
+            for b in bad_files {
+                let bytes = serde_json::to_vec(&b).unwrap();
+                let new: Vec<Option<Value>> = step_views(&bytes)
+                    .into_iter()
+                    .map(|v| v.map(|v| v.view))
+                    .collect();
+                assert_eq!(new.len(), n);
+                // No replay at all (the first event cannot start a hand): no view either.
+                let old = Some(views_one_replay_per_step(&bytes))
+                    .filter(|o| !o.is_empty())
+                    .unwrap_or_else(|| vec![None; n]);
+                assert_eq!(new, old, "{game:?}");
+                let clean = new.iter().take_while(|v| v.is_some()).count();
+                assert!(
+                    new[clean..].iter().all(Option::is_none),
+                    "clean steps come first"
+                );
+                let compact = compact_views(&bytes);
+                assert_eq!(compact["count"], clean);
+                let whole: Vec<Value> = new.into_iter().flatten().collect();
+                assert_eq!(expand(&compact), whole);
+            }
+        }
+    }
+
+    #[test]
+    fn a_json_patch_turns_one_value_into_the_other() {
+        let cases = [
+            (
+                json!({"a": 1, "b": [1, 2, 3]}),
+                json!({"a": 2, "b": [1, 3], "c/d~": null}),
+            ),
+            (json!([1, 2, 3, 4, 5]), json!([1, 9, 8, 7, 5])),
+            (json!([1, 2, 3]), json!([0, 1, 2, 3, 4])),
+            (
+                json!({"x": {"y": [{"z": 1}, {"z": 2}]}}),
+                json!({"x": {"y": [{"z": 2}]}}),
+            ),
+            (json!({"x": [1, 2]}), json!({"x": "now a string"})),
+            (json!({"k": null}), json!({})),
+            (json!({"سارا!": [1]}), json!({"سارا!": [1, 1]})),
+            (json!([[1, 2], [3]]), json!([[1], [3, 4], []])),
+            (json!({"a": 1}), json!([1])),
+        ];
+        for (a, b) in cases {
+            let ops = json_patch(&a, &b);
+            assert_eq!(apply(&a, &ops), b, "{a} -> {b}: {ops:?}");
+            assert!(json_patch(&b, &b).is_empty());
+        }
+        // A card played from the middle of a hand is one operation.
+        let ops = json_patch(&json!(["7H", "9D", "KS", "2C"]), &json!(["7H", "9D", "2C"]));
+        assert_eq!(ops, vec![json!({"op": "remove", "path": "/2"})]);
     }
 
     #[test]
@@ -235,11 +530,11 @@ mod tests {
         }
         let e = embed(&bytes, "test").unwrap();
         assert_eq!(e["kind"], "bundle");
+        assert_eq!(e["version"], EMBED_VERSION);
         assert_eq!(e["native"]["verdict"]["valid"], true);
-        assert_eq!(
-            e["native"]["hands"][0]["steps"].as_array().unwrap().len(),
-            n
-        );
+        assert_eq!(e["native"]["hands"][0]["views"]["count"], n);
+        let whole: Vec<Value> = views.into_iter().flatten().map(|v| v.view).collect();
+        assert_eq!(expand(&e["native"]["hands"][0]["views"]), whole);
     }
 
     #[test]

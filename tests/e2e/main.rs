@@ -20,6 +20,7 @@ mod health;
 mod hygiene;
 mod inputs;
 mod limits;
+mod pages;
 mod penalties;
 mod play;
 mod share;

@@ -419,8 +419,15 @@ async fn the_page_is_a_shell(env: Env) {
     );
     let r = app.get("/hands/h_1?step=23", None).await;
     assert_eq!(r.status, StatusCode::OK);
+    // A page's bad address answers a page for people (tests/e2e/pages.rs).
     let r = app.get("/hands/h_1?token=ak_x", None).await;
-    problem(&r, StatusCode::BAD_REQUEST, "invalid_query");
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(
+        r.content_type.starts_with("text/html"),
+        "{}",
+        r.content_type
+    );
+    assert!(r.text.contains(r#"data-problem="credential_in_query""#));
     for (path, ty) in [
         ("/viewer/viewer.js", "text/javascript"),
         ("/viewer/viewer.css", "text/css"),

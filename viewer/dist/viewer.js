@@ -6696,6 +6696,59 @@
     return n2;
   }
 
+  // src/embedded.js
+  function readEmbedded(data) {
+    if (data?.version !== 2 || !data.native) return data;
+    const hands = (Array.isArray(data.native.hands) ? data.native.hands : []).map((h2) => ({
+      ...h2,
+      steps: expandViews(h2?.views)
+    }));
+    return { ...data, native: { ...data.native, hands } };
+  }
+  function expandViews(views) {
+    if (!views || views.encoding !== "first+json-patch" || !views.count) return [];
+    const steps = [{ step: 0, view: views.first }];
+    let view4 = views.first;
+    const patches = Array.isArray(views.patches) ? views.patches : [];
+    for (let i = 1; i < views.count && i - 1 < patches.length; i++) {
+      view4 = applyPatch(view4, patches[i - 1]);
+      steps.push({ step: i, view: view4 });
+    }
+    return steps;
+  }
+  function applyPatch(doc, ops) {
+    let root = structuredClone(doc);
+    for (const op of ops) {
+      const tokens = op.path === "" ? [] : op.path.slice(1).split("/").map((t2) => t2.replace(/~1/g, "/").replace(/~0/g, "~"));
+      if (tokens.length === 0) {
+        if (op.op === "remove") throw new Error("a patch removes the whole view");
+        root = structuredClone(op.value);
+        continue;
+      }
+      let parent = root;
+      for (const t2 of tokens.slice(0, -1)) {
+        parent = Array.isArray(parent) ? parent[Number(t2)] : parent?.[t2];
+        if (parent === null || typeof parent !== "object") throw new Error(`a patch path that does not exist: ${op.path}`);
+      }
+      const last = tokens[tokens.length - 1];
+      if (Array.isArray(parent)) {
+        const i = last === "-" ? parent.length : Number(last);
+        if (!Number.isInteger(i) || i < 0 || i > parent.length) throw new Error(`a patch index out of range: ${op.path}`);
+        if (op.op === "add") parent.splice(i, 0, structuredClone(op.value));
+        else if (op.op === "remove") parent.splice(i, 1);
+        else if (op.op === "replace") parent[i] = structuredClone(op.value);
+        else throw new Error(`an unsupported patch operation: ${op.op}`);
+      } else if (op.op === "add" || op.op === "replace") {
+        parent[last] = structuredClone(op.value);
+      } else if (op.op === "remove") {
+        delete parent[last];
+      } else {
+        throw new Error(`an unsupported patch operation: ${op.op}`);
+      }
+    }
+    return root;
+  }
+
   // src/main.js
   var SPEEDS = [
     ["0.5×", 2400],
@@ -7511,7 +7564,7 @@
       state.loading = true;
       render();
       try {
-        const data = JSON.parse(embedded.textContent);
+        const data = readEmbedded(JSON.parse(embedded.textContent));
         await openFile(data.file, data.native);
         state.handIdx = place3.hand !== null ? Math.min(Math.max(place3.hand - 1, 0), state.hands.length - 1) : 0;
         const hand = current();

@@ -19,6 +19,7 @@ import { takeCredential, keepCredential, get, ApiError } from './ui/api.js';
 import { verdictOf, isUnproven } from './ui/verdict.js';
 import { groupSteps, isBookkeeping, nextPlay, resultIndex, endedBy, trickAt, trickNumber } from './ui/steps.js';
 import { resultOf } from './ui/result.js';
+import { readEmbedded } from './embedded.js';
 
 // Autoplay: milliseconds per step at each speed.
 const SPEEDS = [
@@ -867,7 +868,7 @@ async function start() {
     state.loading = true;
     render();
     try {
-      const data = JSON.parse(embedded.textContent);
+      const data = readEmbedded(JSON.parse(embedded.textContent));
       await openFile(data.file, data.native);
       state.handIdx = place.hand !== null ? Math.min(Math.max(place.hand - 1, 0), state.hands.length - 1) : 0;
       const hand = current();

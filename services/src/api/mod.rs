@@ -11,6 +11,7 @@ pub mod health;
 pub mod history;
 pub mod log;
 pub mod openapi;
+pub mod page_error;
 pub mod shares;
 pub mod strict;
 pub mod tables;
@@ -141,7 +142,17 @@ impl<T: DeserializeOwned + 'static> FromRequest for Post<T> {
 #[serde(deny_unknown_fields)]
 pub struct Empty {}
 
-async fn not_found() -> ApiResult<HttpResponse> {
+/// No route: problem+json, except for a browser asking for a page outside the API
+/// (`Accept: text/html`, a path not under `/v1`), which gets a page saying so.
+async fn not_found(req: HttpRequest) -> ApiResult<HttpResponse> {
+    let path = req.path();
+    let api = path == "/v1" || path.starts_with("/v1/");
+    if !api && page_error::wants_html(&req) {
+        return Ok(page_error::page(
+            page_error::PageProblem::NoSuchPage,
+            page_error::PageKind::None,
+        ));
+    }
     Err(ApiError::new(Code::NotFound, "no such route"))
 }
 
@@ -327,10 +338,15 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         // paths never match them: its pattern `/hands/{hand_id}` is one more regular
         // expression that every API request was tried against first (0.8% of the
         // service's CPU at 32 tables, eighth round).
+        // A page's query is checked by the page itself: a wrong one answers a page for
+        // people, not problem+json.
         .service(resource_with_query("/hands/{hand_id}").route(web::get().to(viewer::hand_page)))
-        .service(resource_with_query("/viewer/").route(web::get().to(viewer::hand_page)))
+        .service(resource_with_query("/viewer/").route(web::get().to(viewer::viewer_page)))
         .service(resource("/viewer/viewer.js").route(web::get().to(viewer::script)))
-        .service(resource("/viewer/viewer.css").route(web::get().to(viewer::style)));
+        .service(resource("/viewer/viewer.css").route(web::get().to(viewer::style)))
+        .service(resource("/viewer/page-error.js").route(web::get().to(viewer::error_script)))
+        .service(resource("/viewer/page-error.css").route(web::get().to(viewer::error_style)))
+        .service(resource_with_query("/favicon.ico").route(web::get().to(viewer::favicon)));
 }
 
 /// The application: shared state, limits, error mapping, metrics and access logs, routes.
