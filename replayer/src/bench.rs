@@ -4,6 +4,10 @@
 //! The ratio printed is `time of the bare signature checks / time of full verification`
 //! for the same events: 1.0 would mean verification costs nothing beyond its signatures;
 //! the target is at least 0.5 (a hand costs at most twice its signature checks).
+//!
+//! `--game G` measures any registered game; for a game other than Bist-o-yek the same run
+//! also measures Bist-o-yek (same number of hands) and prints G's ratio relative to it, so
+//! that an engine's re-run cost is compared on the same machine at the same moment.
 
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -39,15 +43,15 @@ impl Figures {
     }
 }
 
-/// Simulate `hands` Bist-o-yek hands of `players` seats, then time their verification and
+/// Simulate `hands` hands of `game` with `players` seats, then time their verification and
 /// the bare signature checks.
-pub fn measure(hands: usize, players: u8) -> Result<Figures, SimError> {
+pub fn measure(game: GameId, hands: usize, players: u8) -> Result<Figures, SimError> {
     let key = SigningKeyPair::from_secret([42; 32]);
     let mut bundles = Vec::with_capacity(hands);
     let mut messages = Vec::new();
     for i in 0..hands {
         let seed: [u8; 32] = Sha256::digest(format!("bench-{i}")).into();
-        let b = simulate(GameId::BistOYek, players, seed, &key, 0)?;
+        let b = simulate(game, players, seed, &key, 0)?;
         for r in &b.records {
             messages.push((signature_message(&r.hash), r.sig));
         }
@@ -83,10 +87,31 @@ pub fn measure(hands: usize, players: u8) -> Result<Figures, SimError> {
     })
 }
 
-/// Run the benchmark and format its report.
-pub fn run(hands: usize, players: u8) -> Result<String, SimError> {
-    let f = measure(hands, players)?;
+/// Run the benchmark of `game` and format its report (with Bist-o-yek's figures of the same
+/// run beside a game of another kind).
+pub fn run(game: GameId, hands: usize, players: u8) -> Result<String, SimError> {
+    let f = measure(game, hands, players)?;
     let mut out = String::new();
+    let _ = writeln!(out, "game                    {game} ({players} players)");
+    report(&mut out, &f);
+    if game != GameId::BistOYek {
+        let base = measure(GameId::BistOYek, hands, 4)?;
+        let _ = writeln!(out, "bist-o-yek, same run (4 players):");
+        report(&mut out, &base);
+        let rel = if base.ratio() > 0.0 {
+            f.ratio() / base.ratio()
+        } else {
+            0.0
+        };
+        let _ = writeln!(
+            out,
+            "{game} ratio / bist-o-yek ratio {rel:.3}  (target >= 0.9)"
+        );
+    }
+    Ok(out)
+}
+
+fn report(out: &mut String, f: &Figures) {
     let per = |n: usize, s: f64| if s > 0.0 { n as f64 / s } else { 0.0 };
     let _ = writeln!(out, "hands verified          {}", f.hands);
     let _ = writeln!(out, "events verified         {}", f.events);
@@ -110,5 +135,4 @@ pub fn run(hands: usize, players: u8) -> Result<String, SimError> {
         "ratio (raw signature time / full verification time) {:.3}  (target >= 0.5)",
         f.ratio()
     );
-    Ok(out)
 }

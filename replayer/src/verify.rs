@@ -673,7 +673,7 @@ fn run(parsed: &Parsed, opts: &Options, upto: usize, whole: bool, anchor: bool) 
     for (i, (event, raw)) in events.iter().zip(&parsed.raw.records).enumerate() {
         let h = match out.hand.as_mut() {
             Some(h) => h,
-            None => match LiveHand::begin(event, seeds.clone(), openings_of(&events)) {
+            None => match LiveHand::begin(event, seeds.clone(), openings_of(&all)) {
                 Ok(h) => out.hand.insert(h),
                 Err(e) => {
                     let p = match e {

@@ -350,11 +350,11 @@
   }
   var fromNumH = (n2) => n2 / 2 ** 32 | 0;
   var fromNumL = (n2) => n2 >>> 0;
-  function setU64FromNum(view4, byteOffset, n2, isLE2) {
+  function setU64FromNum(view5, byteOffset, n2, isLE2) {
     const h2 = fromNumH(n2);
     const l = fromNumL(n2);
-    view4.setUint32(byteOffset, isLE2 ? l : h2, isLE2);
-    view4.setUint32(byteOffset + 4, isLE2 ? h2 : l, isLE2);
+    view5.setUint32(byteOffset, isLE2 ? l : h2, isLE2);
+    view5.setUint32(byteOffset + 4, isLE2 ? h2 : l, isLE2);
   }
   var shrSH = (h2, _l, s) => h2 >>> s;
   var shrSL = (h2, l, s) => h2 << 32 - s | l >>> s;
@@ -561,7 +561,7 @@
     update(data) {
       aexists(this);
       abytes(data);
-      const { view: view4, buffer, blockLen } = this;
+      const { view: view5, buffer, blockLen } = this;
       const len = data.length;
       let processed = false;
       for (let pos = 0; pos < len; ) {
@@ -577,7 +577,7 @@
         this.pos += take;
         pos += take;
         if (this.pos === blockLen) {
-          this.process(view4, 0);
+          this.process(view5, 0);
           this.pos = 0;
           processed = true;
         }
@@ -591,18 +591,18 @@
       aexists(this);
       aoutput(out, this);
       this.finished = true;
-      const { buffer, view: view4, blockLen, isLE: isLE2 } = this;
+      const { buffer, view: view5, blockLen, isLE: isLE2 } = this;
       let { pos } = this;
       buffer[pos++] = 128;
       buffer.fill(0, pos);
       if (this.padOffset > blockLen - pos) {
-        this.process(view4, 0);
+        this.process(view5, 0);
         buffer.fill(0);
       }
-      setU64FromNum(view4, blockLen - 8, this.length * 8, isLE2);
-      this.process(view4, 0);
+      setU64FromNum(view5, blockLen - 8, this.length * 8, isLE2);
+      this.process(view5, 0);
       this.roundClean();
-      const oview = out === buffer ? view4 : createView(out);
+      const oview = out === buffer ? view5 : createView(out);
       const len = this.outputLen;
       const outLen = len / 4;
       const state2 = this.get();
@@ -772,9 +772,9 @@
       (to || (to = new this.constructor())).set(...this.get());
       return this._cloneIntoMeta(to);
     }
-    process(view4, offset) {
+    process(view5, offset) {
       for (let i = 0; i < 16; i++, offset += 4)
-        SHA256_W[i] = view4.getUint32(offset, false);
+        SHA256_W[i] = view5.getUint32(offset, false);
       for (let i = 16; i < 64; i++) {
         const W15 = SHA256_W[i - 15];
         const W2 = SHA256_W[i - 2];
@@ -976,10 +976,10 @@
       (to || (to = new this.constructor())).set(...this.get());
       return this._cloneIntoMeta(to);
     }
-    process(view4, offset) {
+    process(view5, offset) {
       for (let i = 0; i < 16; i++, offset += 4) {
-        SHA512_W_H[i] = view4.getUint32(offset);
-        SHA512_W_L[i] = view4.getUint32(offset += 4);
+        SHA512_W_H[i] = view5.getUint32(offset);
+        SHA512_W_L[i] = view5.getUint32(offset += 4);
       }
       for (let i = 16; i < 80; i++) {
         const W15h = SHA512_W_H[i - 15] | 0;
@@ -4497,7 +4497,7 @@
     };
   }
   var GAME_FA = { "bist-o-yek": "بیست و یک", hokm: "حکم", bluff: "بلوف", shelem: "شلم", ghahve: "قهوه", pasur: "پاسور", "haft-khabis": "هفت خبیث", sheytoonak: "شیطونک" };
-  function dealerText(body, seats, actionText4, shuffleText4, endText4) {
+  function dealerText(body, seats, actionText5, shuffleText5, endText5) {
     switch (body.type) {
       case "hand_started":
         return {
@@ -4509,8 +4509,8 @@
         return { en: `${w.en} adds a seed to shuffle ${body.shuffle}`, fa: `${w.fa} دانه‌ای به بُر ${faNum(body.shuffle)} افزود` };
       }
       case "shuffled":
-        if (shuffleText4) {
-          const t2 = shuffleText4(body, seats);
+        if (shuffleText5) {
+          const t2 = shuffleText5(body, seats);
           if (t2) return t2;
         }
         return {
@@ -4520,13 +4520,13 @@
       case "shuffle_committed":
         return { en: `The dealer commits to shuffle ${body.shuffle}`, fa: `تعهد بُر ${faNum(body.shuffle)} منتشر شد` };
       case "action":
-        return actionText4(body, seats);
+        return actionText5(body, seats);
       case "private_action": {
         const w = body.actor === "service" ? { en: "The service", fa: "سرویس" } : seatName(seats, body.actor.seat);
         return { en: `${w.en} makes a secret choice`, fa: `${w.fa} انتخابی پنهان کرد` };
       }
       case "hand_ended": {
-        const t2 = endText4 ? endText4(body.outcome, seats) : null;
+        const t2 = endText5 ? endText5(body.outcome, seats) : null;
         return t2 ? { en: `The hand is over: ${t2.en}`, fa: `دست تمام شد: ${t2.fa}` } : { en: "The hand is over", fa: "دست تمام شد" };
       }
       case "abandoned":
@@ -5219,8 +5219,8 @@
     const kotFa = o.kind === "kot" ? " (کوت)" : o.kind === "por_kot" ? " (پر کوت)" : "";
     const tricks = Array.isArray(o.tricks) ? o.tricks.join("–") : "";
     if (o.seats === 4) {
-      const team = { en: ["Team A", "Team B"][o.winner] ?? `side ${o.winner}`, fa: ["تیم الف", "تیم ب"][o.winner] ?? `تیم ${faNum(o.winner)}` };
-      return { en: `${team.en} wins, tricks ${tricks}${kot}`, fa: `${team.fa} برد، دست‌ها ${faNum(tricks)}${kotFa}` };
+      const team2 = { en: ["Team A", "Team B"][o.winner] ?? `side ${o.winner}`, fa: ["تیم الف", "تیم ب"][o.winner] ?? `تیم ${faNum(o.winner)}` };
+      return { en: `${team2.en} wins, tricks ${tricks}${kot}`, fa: `${team2.fa} برد، دست‌ها ${faNum(tricks)}${kotFa}` };
     }
     const seat2 = (l) => seatName(seats, o.winner)[l];
     return { en: `${seat2("en")} wins, tricks ${tricks}${kot}`, fa: `${seat2("fa")} برد، دست‌ها ${faNum(tricks)}${kotFa}` };
@@ -5450,11 +5450,255 @@
     };
   }
 
+  // src/games/shelem.js
+  var shelem_exports = {};
+  __export(shelem_exports, {
+    actionText: () => actionText4,
+    endText: () => endText4,
+    evolve: () => evolve4,
+    evolvePrivate: () => evolvePrivate,
+    init: () => init4,
+    shuffleText: () => shuffleText4,
+    view: () => view4
+  });
+  var WIDOW = Z.pile(0);
+  var pileZone = (seat2, pile) => Z.pile(seat2 * 3 + pile);
+  var clone2 = (v) => JSON.parse(JSON.stringify(v));
+  var team = (seat2, n2) => n2 === 4 ? seat2 % 2 : seat2 % 2;
+  function init4(start2) {
+    const m = start2.match_state;
+    const n2 = m.seats;
+    return {
+      rules: start2.rules,
+      n: n2,
+      now: clone2(m),
+      zones: new Zones(),
+      phase: { name: "await_shuffle" },
+      dealer: m.dealer,
+      cut: 0,
+      calls: [],
+      hakem: null,
+      contract: null,
+      trump: null,
+      leader: m.dealer,
+      trick_seats: [],
+      won: new Array(n2).fill(0),
+      row: null
+    };
+  }
+  function evolve4(s, e, order) {
+    switch (e.type) {
+      case "shuffled":
+        if (order) s.zones.install(Z.stock, e.shuffle, order, NOBODY);
+        break;
+      case "cut_applied":
+        s.zones.moveTop(Z.stock, e.k, Z.stock, NOBODY);
+        s.cut = e.k;
+        break;
+      case "dealt":
+        for (const r of e.cards) s.zones.moveCard(Z.stock, r, Z.hand(e.seat), seenBy(e.seat));
+        break;
+      case "widow_laid":
+        for (const r of e.cards) s.zones.moveCard(Z.stock, r, WIDOW, NOBODY);
+        break;
+      case "pile_laid":
+        for (const r of e.cards) s.zones.moveCard(Z.stock, r, pileZone(e.seat, e.pile), NOBODY);
+        break;
+      case "bid_made":
+        s.calls.push({ seat: e.seat, bid: e.amount });
+        break;
+      case "passed":
+        s.calls.push({ seat: e.seat, bid: null });
+        break;
+      case "auction_won":
+        s.hakem = e.hakem;
+        s.contract = e.contract;
+        s.leader = e.hakem;
+        break;
+      case "widow_taken":
+        for (const r of e.cards) s.zones.moveCard(WIDOW, r, Z.hand(e.seat), seenBy(e.seat));
+        break;
+      case "laid_away":
+        for (const r of e.cards) s.zones.moveCard(Z.hand(e.seat), r, Z.discard, seenBy(e.seat));
+        break;
+      case "trump_set":
+        s.trump = e.suit;
+        break;
+      case "played": {
+        const from = e.pile === void 0 || e.pile === null ? Z.hand(e.seat) : pileZone(e.seat, e.pile);
+        s.zones.moveCard(from, e.card.card, Z.trick, EVERYONE);
+        s.trick_seats.push(e.seat);
+        break;
+      }
+      case "pile_top_turned":
+        s.zones.reveal(e.card.card);
+        break;
+      case "trick_won":
+        s.zones.moveAll(Z.trick, Z.won(e.seat), EVERYONE);
+        if (e.seat < s.won.length) s.won[e.seat] += 1;
+        s.trick_seats = [];
+        s.leader = e.seat;
+        break;
+      case "discards_revealed":
+        s.zones.setSeenAll(Z.discard, EVERYONE);
+        break;
+      case "hand_scored":
+        s.now.totals = [...e.row.total];
+        s.now.sheet.push(clone2(e.row));
+        s.row = clone2(e.row);
+        break;
+      case "match_won":
+        s.now.over = true;
+        s.now.winner = e.team;
+        break;
+      case "next_dealer":
+        s.now.dealer = e.seat;
+        break;
+      case "phase":
+        s.phase = e.phase;
+        break;
+      default:
+        break;
+    }
+  }
+  function evolvePrivate(s, body, opening) {
+    if (!opening || opening.action?.type !== "lay_away" || body.actor === "service") return;
+    const seat2 = body.actor.seat;
+    evolve4(s, { type: "laid_away", seat: seat2, cards: opening.action.cards }, null);
+    evolve4(s, { type: "phase", phase: { name: "playing" } }, null);
+  }
+  function mainActor2(s) {
+    switch (s.phase.name) {
+      case "awaiting_cut":
+        return (s.dealer + s.n - 1) % s.n;
+      case "bidding":
+      case "exchange":
+        return s.phase.seat;
+      case "playing":
+        return (s.leader + s.trick_seats.length) % s.n;
+      default:
+        return null;
+    }
+  }
+  function high(s) {
+    for (let i = s.calls.length - 1; i >= 0; i--) if (s.calls[i].bid !== null) return [s.calls[i].seat, s.calls[i].bid];
+    return null;
+  }
+  function view4(s, viewer = "all") {
+    const m = s.phase.name === "await_shuffle" ? null : mainActor2(s);
+    const teamTricks = [0, 0];
+    s.won.forEach((w, i) => {
+      teamTricks[team(i, s.n)] += w;
+    });
+    const piles = s.n === 2 ? [0, 1].map((seat2) => [1, 2, 3].map((p) => {
+      const v = s.zones.zoneView(pileZone(seat2, p), viewer);
+      return s.rules?.pile_top === "last_dealt" ? v.reverse() : v;
+    })) : [];
+    return {
+      viewer: viewerJson(viewer),
+      seats: s.n,
+      phase: s.phase,
+      to_act: m === null ? [] : [{ seat: m }],
+      awaiting_shuffle: s.phase.name === "await_shuffle",
+      dealer: s.dealer,
+      cut: s.cut,
+      calls: clone2(s.calls),
+      high: high(s),
+      hakem: s.hakem,
+      contract: s.contract,
+      trump: s.trump,
+      leader: s.leader,
+      trick: s.zones.zoneView(Z.trick, viewer),
+      trick_seats: [...s.trick_seats],
+      tricks_won: [...s.won],
+      team_tricks: teamTricks,
+      widow: s.zones.zoneView(WIDOW, viewer),
+      laid_away: s.zones.zoneView(Z.discard, viewer),
+      piles,
+      row: s.row === null ? null : clone2(s.row),
+      match: clone2(s.now),
+      zones: s.zones.view(viewer)
+    };
+  }
+  var OUTCOME = {
+    made: { en: "made", fa: "ساخت" },
+    failed: { en: "failed", fa: "نساخت" },
+    yasa: { en: "yasa", fa: "یاسا" },
+    shelem: { en: "shelem", fa: "شلم" },
+    passed_out: { en: "passed out", fa: "همه پاس" }
+  };
+  function actionText4(body, seats) {
+    const a = body.action;
+    const who2 = body.actor === "service" ? { en: "The service", fa: "سرویس" } : seatName(seats, body.actor.seat);
+    const eff = (t2) => body.effects.filter((e) => e.type === t2);
+    let out;
+    switch (a.type) {
+      case "cut":
+        out = { en: `${who2.en} cuts the deck at ${a.k}`, fa: `${who2.fa} دسته را از ${faNum(a.k)} کپ کرد` };
+        break;
+      case "bid":
+        out = { en: `${who2.en} bids ${a.amount}`, fa: `${who2.fa} ${faNum(a.amount)} خواند` };
+        break;
+      case "pass":
+        out = { en: `${who2.en} passes`, fa: `${who2.fa} پاس داد` };
+        break;
+      case "play": {
+        const p = eff("played")[0];
+        const t2 = eff("trump_set")[0];
+        out = p ? { en: `${who2.en} plays the ${cardEn(p.card.face)}${p.pile ? ` from pile ${p.pile}` : ""}`, fa: `${who2.fa} ${cardFa(p.card.face)} بازی کرد${p.pile ? ` (از دسته ${faNum(p.pile)})` : ""}` } : { en: `${who2.en} plays`, fa: `${who2.fa} بازی کرد` };
+        if (t2) {
+          out.en += `; ${suitEn(t2.suit)} are trump`;
+          out.fa += `؛ حکم ${suitFa(t2.suit)} شد`;
+        }
+        const won = eff("trick_won")[0];
+        if (won) {
+          const w = seatName(seats, won.seat);
+          out.en += `; ${w.en} takes the trick`;
+          out.fa += `؛ دست را ${w.fa} برد`;
+        }
+        break;
+      }
+      default:
+        out = { en: `${who2.en}: ${a.type}`, fa: `${who2.fa}: ${a.type}` };
+    }
+    const aw = eff("auction_won")[0];
+    if (aw) {
+      const h2 = seatName(seats, aw.hakem);
+      out.en += `; ${h2.en} is hakem at ${aw.contract} and takes the widow`;
+      out.fa += `؛ ${h2.fa} با ${faNum(aw.contract)} حاکم شد و ۴ برگ زمین را برداشت`;
+    }
+    if (eff("passed_out").length) {
+      out.en += "; every player passed: the deal is void";
+      out.fa += "؛ همه پاس دادند: دست باطل شد";
+    }
+    const sc = eff("hand_scored")[0];
+    if (sc && sc.row.outcome !== "passed_out") {
+      const o = OUTCOME[sc.row.outcome] ?? { en: sc.row.outcome, fa: sc.row.outcome };
+      out.en += `; the hakem team took ${sc.row.h}, the others ${sc.row.o} (${o.en}): ${sc.row.delta.join(" / ")}`;
+      out.fa += `؛ تیم حاکم ${faNum(sc.row.h)} و حریف ${faNum(sc.row.o)} گرفت (${o.fa})`;
+    }
+    return out;
+  }
+  function shuffleText4(body) {
+    return { en: `The deck is shuffled for the deal (${body.cards} cards)`, fa: `دسته برای پخش بُر خورد (${faNum(body.cards)} برگ)` };
+  }
+  function endText4(o) {
+    const row = o?.row;
+    if (!row) return null;
+    const k = OUTCOME[row.outcome] ?? { en: row.outcome, fa: row.outcome };
+    const bid = row.bid === null || row.bid === void 0 ? "—" : row.bid;
+    return {
+      en: `bid ${bid}, ${k.en}; totals ${row.total[0]} | ${row.total[1]}`,
+      fa: `قرارداد ${bid === "—" ? "—" : faNum(bid)}، ${k.fa}؛ جمع ${faNum(row.total[0])} | ${faNum(row.total[1])}`
+    };
+  }
+
   // src/games/index.js
   var MODELS = {
     "bist-o-yek": bist_o_yek_exports,
     hokm: hokm_exports,
-    bluff: bluff_exports
+    bluff: bluff_exports,
+    shelem: shelem_exports
   };
   var SUPPORTED_GAMES = Object.keys(MODELS);
   function stepViews(bundle, decks, viewer = "all") {
@@ -5482,6 +5726,9 @@
         for (const x of body.effects) model.evolve(s, x, order ?? null);
       } else if (s && body.type === "action") {
         for (const x of body.effects) model.evolve(s, x, null);
+      } else if (s && body.type === "private_action" && model.evolvePrivate) {
+        const opened = records.at(-1)?.event?.body?.inputs?.find((o) => o.seq === e.seq);
+        model.evolvePrivate(s, body, opened ?? null);
       }
       out.push({ seq: e.seq, view: s ? model.view(s, viewer) : null, text: dealerText(body, seats, model.actionText, model.shuffleText, model.endText) });
     }
@@ -6047,7 +6294,7 @@
     if (lang === "fa") return name ? `${name} (جای ${fa(s)})` : `جای ${fa(s)}`;
     return name ? `${name} (seat ${s})` : `Seat ${s}`;
   }
-  function facesOf(view4) {
+  function facesOf(view5) {
     const out = /* @__PURE__ */ new Map();
     const walk = (v) => {
       if (Array.isArray(v)) return v.forEach(walk);
@@ -6056,11 +6303,11 @@
       if (ref2 && typeof ref2 === "object" && "shuffle" in ref2 && typeof v.face === "string") out.set(`${ref2.shuffle}:${ref2.pos}`, v.face);
       for (const x of Object.values(v)) if (x && typeof x === "object") walk(x);
     };
-    walk(view4);
+    walk(view5);
     return out;
   }
-  function cardsNamed(refs, view4, lang) {
-    const faces = facesOf(view4);
+  function cardsNamed(refs, view5, lang) {
+    const faces = facesOf(view5);
     const names = (refs || []).map((r) => {
       const f = r && faces.get(`${r.shuffle}:${r.pos}`);
       return f ? cardName(f, lang) : null;
@@ -6083,7 +6330,7 @@
     const offender = who({ seat: aw.offender }, players, E ? "en" : "fa");
     return E ? `A club official's penalty ruling counts in the match before this hand (dispute ${a.dispute}, ruling entry ${a.seq}): ${name} (${aw.section}) against ${offender}, ${aw.points} point(s) to ${gainers}; the hand starts from the score with it added.` : `پیش از این دست، رأی جریمهٔ داور باشگاه در مسابقه به حساب می‌آید (اختلاف ${a.dispute}، ثبت ${fa(a.seq)}): ${name} (${aw.section}) برای ${offender}، ${fa(aw.points)} امتیاز به ${gainers}؛ دست از امتیازی آغاز می‌شود که این به آن افزوده شده است.`;
   }
-  function action(game, a, view4, lang) {
+  function action(game, a, view5, lang) {
     const t2 = a?.type;
     const E = lang === "en";
     switch (t2) {
@@ -6148,7 +6395,7 @@
       case "decline_peek":
         return E ? "declines to peek" : "نگاه نمی‌کند";
       case "play": {
-        const c = cardsNamed([a.card], view4, lang);
+        const c = cardsNamed([a.card], view5, lang);
         return E ? `plays ${c ?? "a card"}` : `${c ?? "یک کارت"} بازی می‌کند`;
       }
       case "continue_for_bam":
@@ -6188,12 +6435,12 @@
     });
     return lang === "fa" ? ` نتیجه: ${parts.join("، ")}` : ` Result: ${parts.join(", ")}.`;
   }
-  function describe(record, { game, players, view: view4 } = {}) {
+  function describe(record, { game, players, view: view5 } = {}) {
     const out = {};
-    for (const lang of ["en", "fa"]) out[lang] = describeIn(record, { game, players, view: view4 }, lang);
+    for (const lang of ["en", "fa"]) out[lang] = describeIn(record, { game, players, view: view5 }, lang);
     return out;
   }
-  function describeIn(record, { game, players, view: view4 }, lang) {
+  function describeIn(record, { game, players, view: view5 }, lang) {
     const ev = record?.event ?? record;
     const b = ev?.body ?? {};
     const E = lang === "en";
@@ -6213,7 +6460,7 @@
         return E ? `Shuffle ${b.shuffle} is used: ${b.cards} cards in a committed order${m}.` : `بُرزدن ${fa(b.shuffle)} به کار می‌رود: ${fa(b.cards)} کارت به ترتیبی که از پیش تعهد شده${m}.`;
       }
       case "action":
-        return `${who(b.actor, players, lang)} ${action(game, b.action, view4, lang)}.`.replace(/^(.)/, (c) => c);
+        return `${who(b.actor, players, lang)} ${action(game, b.action, view5, lang)}.`.replace(/^(.)/, (c) => c);
       case "private_action":
         return E ? `${who(b.actor, players, "en")} makes a private choice (${b.public?.type ?? "hidden"}), committed now and opened at the end.` : `${who(b.actor, players, "fa")} انتخابی پنهان می‌کند که اکنون تعهد و در پایان گشوده می‌شود.`;
       case "hand_ended": {
@@ -6343,17 +6590,17 @@
     const centerCards = [...zoneCards(v.zones, "table"), ...zoneCards(v.zones, "trick")].map((c) => ({ ...cardOf(c), up: true }));
     return { seats, center: [], centerCards, phase: v.phase?.name ?? (typeof v.phase === "string" ? v.phase : null) };
   }
-  function modelOf(game, view4, t2, ctx = {}) {
-    if (!view4 || typeof view4 !== "object") return null;
+  function modelOf(game, view5, t2, ctx = {}) {
+    if (!view5 || typeof view5 !== "object") return null;
     const c = { players: [], lang: t2.rtl ? "fa" : "en", trick: null, ...ctx };
-    if (game === "bist-o-yek") return bistModel(view4, t2);
-    if (game === "hokm") return hokmModel(view4, t2, c);
-    if (game === "bluff") return bluffModel(view4, t2, c);
-    return zonesModel(view4);
+    if (game === "bist-o-yek") return bistModel(view5, t2);
+    if (game === "hokm") return hokmModel(view5, t2, c);
+    if (game === "bluff") return bluffModel(view5, t2, c);
+    return zonesModel(view5);
   }
-  function drawTable({ game, view: view4, players = [], lang = "en", me = null, trick = null, unproven = null, result = null, onHideResult = null }) {
+  function drawTable({ game, view: view5, players = [], lang = "en", me = null, trick = null, unproven = null, result = null, onHideResult = null }) {
     const t2 = STRINGS[lang];
-    const m = modelOf(game, view4, t2, { trick, players, lang });
+    const m = modelOf(game, view5, t2, { trick, players, lang });
     if (!m) return h("div.table.empty", t2.views_none);
     const n2 = m.seats.length;
     const order = m.order ?? [...Array(n2).keys()];
@@ -6708,11 +6955,11 @@
   function expandViews(views) {
     if (!views || views.encoding !== "first+json-patch" || !views.count) return [];
     const steps = [{ step: 0, view: views.first }];
-    let view4 = views.first;
+    let view5 = views.first;
     const patches = Array.isArray(views.patches) ? views.patches : [];
     for (let i = 1; i < views.count && i - 1 < patches.length; i++) {
-      view4 = applyPatch(view4, patches[i - 1]);
-      steps.push({ step: i, view: view4 });
+      view5 = applyPatch(view5, patches[i - 1]);
+      steps.push({ step: i, view: view5 });
     }
     return steps;
   }
@@ -7398,16 +7645,16 @@
     const v = verdictOf(hand);
     const bad = isUnproven(v, i);
     const badSeq = v.badFrom === null ? null : hand.steps[v.badFrom]?.seq ?? null;
-    const { view: view4, watching } = viewAt(hand, i);
+    const { view: view5, watching } = viewAt(hand, i);
     const me = watching === "seat" || watching === "after" ? state.watch : hand.viewer === "seat" ? viewerSeat(step?.view?.viewer) : null;
     const ended = endedBy(hand.steps, i);
-    const result = ended && !state.resultHidden ? resultOf2(hand.game, ended.body, hand.players, view4?.match?.seating ?? hand.steps[ended.index]?.view?.match?.seating) : null;
+    const result = ended && !state.resultHidden ? resultOf2(hand.game, ended.body, hand.players, view5?.match?.seating ?? hand.steps[ended.index]?.view?.match?.seating) : null;
     const unprovenText = bad ? v.badFrom === 0 && v.problem?.seq === null ? T.unproven_table_all : T.unproven_table(badSeq) : null;
     let board;
-    if (view4) {
+    if (view5) {
       board = drawTable({
         game: hand.game,
-        view: view4,
+        view: view5,
         players: hand.players,
         lang: state.lang,
         me,

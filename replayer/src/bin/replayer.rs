@@ -227,14 +227,18 @@ enum Command {
         #[arg(long, value_name = "VKEY|FILE")]
         key: String,
     },
-    /// Measure verification speed against raw Ed25519 verification on this machine.
+    /// Measure verification speed against raw Ed25519 verification on this machine (for a
+    /// game other than bist-o-yek, beside Bist-o-yek's figures of the same run).
     Bench {
+        /// The game: any registered one (default bist-o-yek).
+        #[arg(long, default_value = "bist-o-yek")]
+        game: String,
         /// Hands to simulate and verify.
         #[arg(long, default_value_t = 200)]
         hands: usize,
-        /// Players per hand.
-        #[arg(long, default_value_t = 4)]
-        players: u8,
+        /// Players per hand (default: 4, or the game's most if it cannot seat 4).
+        #[arg(long)]
+        players: Option<u8>,
     },
 }
 
@@ -969,8 +973,21 @@ fn run(cmd: Command) -> Result<()> {
             }
             Ok(())
         }
-        Command::Bench { hands, players } => {
-            let report = bench::run(hands, players)?;
+        Command::Bench {
+            game,
+            hands,
+            players,
+        } => {
+            let game: GameId = game.parse()?;
+            let def = replayer::games::registry(game)?;
+            let counts = def.seat_counts();
+            let players = match players {
+                Some(p) if counts.contains(&p) => p,
+                Some(p) => bail!("{game} is played by {counts:?} players, not {p}"),
+                None if counts.contains(&4) => 4,
+                None => counts.last().copied().unwrap_or(2),
+            };
+            let report = bench::run(game, hands, players)?;
             out_raw!("{report}");
             Ok(())
         }

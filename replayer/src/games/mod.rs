@@ -3,6 +3,7 @@
 pub mod bist_o_yek;
 pub mod bluff;
 pub mod hokm;
+pub mod shelem;
 pub mod tricks;
 
 use crate::engine::{DynGame, Engine, GameId, SetupError};
@@ -10,6 +11,7 @@ use crate::engine::{DynGame, Engine, GameId, SetupError};
 static BIST_O_YEK: Engine<bist_o_yek::BistOYek> = Engine::new();
 static BLUFF: Engine<bluff::Bluff> = Engine::new();
 static HOKM: Engine<hokm::Hokm> = Engine::new();
+static SHELEM: Engine<shelem::Shelem> = Engine::new();
 
 /// The engine for a game, or [`SetupError::NoEngine`] for a game whose engine is not built
 /// yet.
@@ -18,6 +20,7 @@ pub fn registry(game: GameId) -> Result<&'static dyn DynGame, SetupError> {
         GameId::BistOYek => Ok(&BIST_O_YEK),
         GameId::Bluff => Ok(&BLUFF),
         GameId::Hokm => Ok(&HOKM),
+        GameId::Shelem => Ok(&SHELEM),
         other => Err(SetupError::NoEngine(other)),
     }
 }

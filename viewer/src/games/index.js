@@ -9,6 +9,7 @@
 import * as bistOYek from './bist-o-yek.js';
 import * as hokm from './hokm.js';
 import * as bluff from './bluff.js';
+import * as shelem from './shelem.js';
 import { dealerText } from './text.js';
 import { parseStrict } from '../verify/json.js';
 import { verifyBundleSync } from '../verify/bundle.js';
@@ -18,6 +19,7 @@ export const MODELS = {
   'bist-o-yek': bistOYek,
   hokm,
   bluff,
+  shelem,
 };
 
 export const SUPPORTED_GAMES = Object.keys(MODELS);
@@ -52,6 +54,10 @@ export function stepViews(bundle, decks, viewer = 'all') {
       for (const x of body.effects) model.evolve(s, x, order ?? null);
     } else if (s && body.type === 'action') {
       for (const x of body.effects) model.evolve(s, x, null);
+    } else if (s && body.type === 'private_action' && model.evolvePrivate) {
+      // A private action's effects follow from its opening, revealed at the hand's end.
+      const opened = records.at(-1)?.event?.body?.inputs?.find((o) => o.seq === e.seq);
+      model.evolvePrivate(s, body, opened ?? null);
     }
     out.push({ seq: e.seq, view: s ? model.view(s, viewer) : null, text: dealerText(body, seats, model.actionText, model.shuffleText, model.endText) });
   }
