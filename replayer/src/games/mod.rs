@@ -3,12 +3,14 @@
 pub mod bist_o_yek;
 pub mod bluff;
 pub mod hokm;
+pub mod pasur;
 
 use crate::engine::{DynGame, Engine, GameId, SetupError};
 
 static BIST_O_YEK: Engine<bist_o_yek::BistOYek> = Engine::new();
 static BLUFF: Engine<bluff::Bluff> = Engine::new();
 static HOKM: Engine<hokm::Hokm> = Engine::new();
+static PASUR: Engine<pasur::Pasur> = Engine::new();
 
 /// The engine for a game, or [`SetupError::NoEngine`] for a game whose engine is not built
 /// yet.
@@ -17,6 +19,7 @@ pub fn registry(game: GameId) -> Result<&'static dyn DynGame, SetupError> {
         GameId::BistOYek => Ok(&BIST_O_YEK),
         GameId::Bluff => Ok(&BLUFF),
         GameId::Hokm => Ok(&HOKM),
+        GameId::Pasur => Ok(&PASUR),
         other => Err(SetupError::NoEngine(other)),
     }
 }
