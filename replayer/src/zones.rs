@@ -292,6 +292,33 @@ impl Zones {
         Ok(card)
     }
 
+    /// Move the card `r` from `from` to position `index` of `to` (0 = the top of a stock; an
+    /// index past the end appends), seen by `seen`: Pasur's table jack put back into the
+    /// middle of the stock (`pasur` §4.3), or its replacement laid in the jack's place.
+    pub fn move_card_at(
+        &mut self,
+        from: ZoneId,
+        r: CardRef,
+        to: ZoneId,
+        index: usize,
+        seen: Seen,
+    ) -> Result<Placed, ZoneError> {
+        let list = self.zones.get_mut(&from);
+        let i = list
+            .as_ref()
+            .and_then(|l| l.iter().position(|p| p.r == r))
+            .ok_or(ZoneError::NotThere { r, zone: from })?;
+        let mut card = match list {
+            Some(l) => l.remove(i),
+            None => return Err(ZoneError::NotThere { r, zone: from }),
+        };
+        card.seen = seen;
+        let dest = self.zones.entry(to).or_default();
+        let at = index.min(dest.len());
+        dest.insert(at, card);
+        Ok(card)
+    }
+
     /// Move the first `n` cards of `from` (the top of a stock) to the end of `to`, seen by
     /// `seen`; returns them.
     pub fn move_top(

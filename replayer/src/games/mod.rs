@@ -5,6 +5,7 @@ pub mod bluff;
 pub mod hokm;
 pub mod shelem;
 pub mod tricks;
+pub mod pasur;
 
 use crate::engine::{DynGame, Engine, GameId, SetupError};
 
@@ -12,6 +13,7 @@ static BIST_O_YEK: Engine<bist_o_yek::BistOYek> = Engine::new();
 static BLUFF: Engine<bluff::Bluff> = Engine::new();
 static HOKM: Engine<hokm::Hokm> = Engine::new();
 static SHELEM: Engine<shelem::Shelem> = Engine::new();
+static PASUR: Engine<pasur::Pasur> = Engine::new();
 
 /// The engine for a game, or [`SetupError::NoEngine`] for a game whose engine is not built
 /// yet.
@@ -21,6 +23,7 @@ pub fn registry(game: GameId) -> Result<&'static dyn DynGame, SetupError> {
         GameId::Bluff => Ok(&BLUFF),
         GameId::Hokm => Ok(&HOKM),
         GameId::Shelem => Ok(&SHELEM),
+        GameId::Pasur => Ok(&PASUR),
         other => Err(SetupError::NoEngine(other)),
     }
 }
