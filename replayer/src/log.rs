@@ -689,22 +689,134 @@ fn jcs_ordered(v: &Value) -> bool {
     }
 }
 
+const BATCH_TAG: &[u8] = b"persian-cards/signature-batch/v1\0";
+
 /// Verify many signatures at once (Ed25519 batch verification): true only if every
-/// signature is valid. On false, check them one by one to find the bad one.
+/// signature would pass [`PublicKey::verify`] (strict) one by one. On false, check them one
+/// by one to find the bad one (false is also the answer for any signature in a form the
+/// batch does not take: those are left to the strict check).
+///
+/// The batch takes a signature only in the form strict verification accepts: `S` below the
+/// group order, `R` a canonical encoding of a point that is not of small order, and a key
+/// that is not weak and has no small-order component. Each signature `i` gets an odd
+/// 128-bit coefficient `z_i` from a ChaCha20 stream seeded with a SHA-512 of every input,
+/// and the batch holds when
+/// `[-Σ z_i·S_i] B + Σ z_i·R_i + Σ_A (Σ_{i by A} z_i·k_i) A` is the identity (the
+/// cofactorless equation; the keys' terms merged, one per distinct key, which is what makes
+/// a hand's batch cheap: a hand has one signer). `docs/EVENT-LOG.md` §8 says why this
+/// gives the strict verdict.
 pub fn verify_batch(items: &[(Vec<u8>, Signature, PublicKey)]) -> bool {
+    use curve25519_dalek::constants::ED25519_BASEPOINT_POINT;
+    use curve25519_dalek::edwards::{CompressedEdwardsY, EdwardsPoint};
+    use curve25519_dalek::scalar::Scalar;
+    use curve25519_dalek::traits::{IsIdentity, VartimeMultiscalarMul};
+    use rand_core::{RngCore, SeedableRng};
+    use sha2::Sha512;
+
     if items.is_empty() {
         return true;
     }
-    if items.iter().any(|(_, _, k)| k.0.is_weak()) {
+    // The distinct keys, each checked once: not weak, no small-order component.
+    let mut keys: Vec<(&PublicKey, Scalar)> = Vec::new();
+    let mut transcript = Sha512::new();
+    transcript.update(BATCH_TAG);
+    let mut terms: Vec<(EdwardsPoint, Scalar, Scalar, usize)> = Vec::with_capacity(items.len());
+    for (msg, sig, key) in items {
+        let key_index = match keys.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                if !batchable_key(key) {
+                    return false;
+                }
+                keys.push((key, Scalar::ZERO));
+                keys.len() - 1
+            }
+        };
+        let mut r_bytes = [0u8; 32];
+        let mut s_bytes = [0u8; 32];
+        r_bytes.copy_from_slice(&sig.0[..32]);
+        s_bytes.copy_from_slice(&sig.0[32..]);
+        let Some(s) = Option::<Scalar>::from(Scalar::from_canonical_bytes(s_bytes)) else {
+            return false;
+        };
+        if !canonical_point_encoding(&r_bytes) {
+            return false;
+        }
+        let Some(r) = CompressedEdwardsY(r_bytes).decompress() else {
+            return false;
+        };
+        if r.is_small_order() {
+            return false;
+        }
+        let mut h = Sha512::new();
+        h.update(r_bytes);
+        h.update(key.0.as_bytes());
+        h.update(msg);
+        let hram: [u8; 64] = h.finalize().into();
+        transcript.update(hram);
+        transcript.update(s_bytes);
+        terms.push((r, s, Scalar::from_bytes_mod_order_wide(&hram), key_index));
+    }
+    let digest: [u8; 64] = transcript.finalize().into();
+    let mut seed = [0u8; 32];
+    seed.copy_from_slice(&digest[..32]);
+    let mut rng = rand_chacha::ChaCha20Rng::from_seed(seed);
+    let mut scalars: Vec<Scalar> = Vec::with_capacity(terms.len() + keys.len() + 1);
+    let mut points: Vec<EdwardsPoint> = Vec::with_capacity(terms.len() + keys.len() + 1);
+    let mut b = Scalar::ZERO;
+    for (r, s, k, key_index) in terms {
+        let mut z = [0u8; 16];
+        rng.fill_bytes(&mut z);
+        z[0] |= 1;
+        let z = Scalar::from(u128::from_le_bytes(z));
+        b -= z * s;
+        if let Some(entry) = keys.get_mut(key_index) {
+            entry.1 += z * k;
+        }
+        scalars.push(z);
+        points.push(r);
+    }
+    scalars.push(b);
+    points.push(ED25519_BASEPOINT_POINT);
+    for (key, coefficient) in keys {
+        scalars.push(coefficient);
+        points.push(key.0.to_edwards());
+    }
+    EdwardsPoint::vartime_multiscalar_mul(scalars, points).is_identity()
+}
+
+/// A key the batch takes: not weak (of small order) and without a small-order component.
+/// The answer is remembered for the last keys asked about (a service has one or a few):
+/// the check costs a scalar multiplication, as much as verifying a signature.
+fn batchable_key(key: &PublicKey) -> bool {
+    use std::sync::{Mutex, OnceLock};
+    const REMEMBERED: usize = 64;
+    static TORSION_FREE: OnceLock<Mutex<Vec<[u8; 32]>>> = OnceLock::new();
+    let bytes = *key.0.as_bytes();
+    let known = TORSION_FREE.get_or_init(|| Mutex::new(Vec::new()));
+    if known.lock().is_ok_and(|k| k.contains(&bytes)) {
+        return true;
+    }
+    if key.0.is_weak() || !key.0.to_edwards().is_torsion_free() {
         return false;
     }
-    let msgs: Vec<&[u8]> = items.iter().map(|(m, _, _)| m.as_slice()).collect();
-    let sigs: Vec<ed25519_dalek::Signature> = items
-        .iter()
-        .map(|(_, s, _)| ed25519_dalek::Signature::from_bytes(&s.0))
-        .collect();
-    let keys: Vec<VerifyingKey> = items.iter().map(|(_, _, k)| k.0).collect();
-    ed25519_dalek::verify_batch(&msgs, &sigs, &keys).is_ok()
+    if let Ok(mut k) = known.lock() {
+        if k.len() >= REMEMBERED {
+            k.remove(0);
+        }
+        k.push(bytes);
+    }
+    true
+}
+
+/// A point's 32 bytes are the canonical encoding: the y coordinate (the low 255 bits,
+/// little-endian) below p = 2^255 - 19. (x = 0 with the sign bit set is the other
+/// non-canonical form; its points, y = ±1, are of small order and refused as such.)
+fn canonical_point_encoding(bytes: &[u8; 32]) -> bool {
+    // y >= p exactly when the low 255 bits are all ones but for the lowest byte, which is
+    // at least 0xed (p = 2^255 - 19 = 0x7fff…ffed).
+    let high_ones = bytes[1..31].iter().all(|&b| b == 0xff) && bytes[31] & 0x7f == 0x7f;
+    !(high_ones && bytes[0] >= 0xed)
 }
 
 /// The JSON form of an event.
@@ -895,6 +1007,216 @@ mod tests {
         let h2 = hash_event(&e2).unwrap();
         assert_ne!(h2, r.hash);
         assert!(!k.public().verify(&signature_message(&h2), &r.sig));
+    }
+
+    /// L, the order of the base point, little-endian.
+    const GROUP_ORDER: [u8; 32] = [
+        0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde,
+        0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
+    ];
+
+    /// Signatures the key's holder crafts in forms strict verification refuses. `r` is the
+    /// nonce scalar, `torsion` a small-order point added to `R`; `S = r + k·a`.
+    fn crafted(
+        key: &SigningKeyPair,
+        msg: &[u8],
+        r: u64,
+        torsion: curve25519_dalek::edwards::EdwardsPoint,
+    ) -> Signature {
+        use curve25519_dalek::constants::ED25519_BASEPOINT_POINT;
+        use curve25519_dalek::scalar::Scalar;
+        use sha2::Sha512;
+        let a = key.key.to_scalar();
+        let r = Scalar::from(r);
+        let big_r = (ED25519_BASEPOINT_POINT * r + torsion).compress();
+        let mut h = Sha512::new();
+        h.update(big_r.as_bytes());
+        h.update(key.public().0.as_bytes());
+        h.update(msg);
+        let k = Scalar::from_bytes_mod_order_wide(&h.finalize().into());
+        let s = r + k * a;
+        let mut out = [0u8; 64];
+        out[..32].copy_from_slice(big_r.as_bytes());
+        out[32..].copy_from_slice(s.as_bytes());
+        Signature(out)
+    }
+
+    fn batch_of(key: &SigningKeyPair, n: u8) -> Vec<(Vec<u8>, Signature, PublicKey)> {
+        (0..n)
+            .map(|i| {
+                let msg = signature_message(&Hash([i; 32]));
+                let sig = key.sign(&msg);
+                (msg, sig, key.public())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_batch_accepts_valid_signatures_of_several_keys_and_refuses_one_bad() {
+        for seed in 1..=6u8 {
+            let k1 = SigningKeyPair::from_secret([seed; 32]);
+            let k2 = SigningKeyPair::from_secret([seed.wrapping_mul(37); 32]);
+            let mut items = batch_of(&k1, 5 + seed);
+            items.extend(batch_of(&k2, seed));
+            let last = items.len() - 1;
+            items.swap(1, last);
+            assert!(verify_batch(&items), "seed {seed}");
+            for i in 0..items.len() {
+                let mut bad = items.clone();
+                bad[i].1 .0[seed as usize % 64] ^= 1 << (i % 8);
+                assert!(!verify_batch(&bad), "seed {seed}, changed signature {i}");
+                let mut other = items.clone();
+                other[i].0[40] ^= 4;
+                assert!(!verify_batch(&other), "seed {seed}, changed message {i}");
+            }
+        }
+        assert!(verify_batch(&[]));
+    }
+
+    /// The batch never accepts what strict one-by-one verification refuses: a weak (small
+    /// order) key, a non-canonical `S` (`S + L`), a small-order `R`, an `R` with a small-order
+    /// component, all of which satisfy some form of the verification equation.
+    #[test]
+    fn the_batch_refuses_every_form_strict_verification_refuses() {
+        use curve25519_dalek::constants::EIGHT_TORSION;
+        use curve25519_dalek::edwards::EdwardsPoint;
+        use curve25519_dalek::scalar::Scalar;
+        use curve25519_dalek::traits::Identity;
+        let key = SigningKeyPair::from_secret([7; 32]);
+        let good = batch_of(&key, 4);
+
+        // A weak key: the identity point. `R = [S]B` satisfies the cofactorless equation.
+        let weak =
+            PublicKey(VerifyingKey::from_bytes(&EdwardsPoint::identity().compress().0).unwrap());
+        let s = Scalar::from(12345u64);
+        let mut sig = [0u8; 64];
+        sig[..32].copy_from_slice(EdwardsPoint::mul_base(&s).compress().as_bytes());
+        sig[32..].copy_from_slice(s.as_bytes());
+        let msg = signature_message(&Hash([9; 32]));
+        assert!(!weak.verify(&msg, &Signature(sig)));
+        let mut items = good.clone();
+        items.push((msg.clone(), Signature(sig), weak));
+        assert!(!verify_batch(&items), "weak key");
+
+        // A non-canonical S: S + L passes the equation mod L.
+        for i in 0..good.len() {
+            let (m, sig, k) = &good[i];
+            let mut s_bytes = [0u8; 32];
+            s_bytes.copy_from_slice(&sig.0[32..]);
+            let mut wide = [0u8; 33];
+            let l = GROUP_ORDER;
+            let mut carry = 0u16;
+            for j in 0..32 {
+                let v = u16::from(s_bytes[j]) + u16::from(l[j]) + carry;
+                wide[j] = (v & 0xff) as u8;
+                carry = v >> 8;
+            }
+            wide[32] = carry as u8;
+            assert_eq!(wide[32], 0, "S + L fits in 32 bytes");
+            let mut bad = sig.0;
+            bad[32..].copy_from_slice(&wide[..32]);
+            assert!(!k.verify(m, &Signature(bad)));
+            let mut items = good.clone();
+            items[i].1 = Signature(bad);
+            assert!(!verify_batch(&items), "non-canonical S at {i}");
+        }
+
+        // A small-order R by the key's holder: R = identity, S = k·a.
+        for (t, torsion) in EIGHT_TORSION.iter().enumerate() {
+            let msg = signature_message(&Hash([t as u8 + 20; 32]));
+            let sig = crafted(&key, &msg, 0, *torsion);
+            assert!(!key.public().verify(&msg, &sig), "small-order R {t}");
+            let mut items = good.clone();
+            items.insert(t % 4, (msg, sig, key.public()));
+            assert!(!verify_batch(&items), "small-order R {t}");
+        }
+
+        // An R with a small-order component (R = rB + T): the cofactored equation holds, the
+        // cofactorless one does not. ed25519-dalek's verify_batch accepts some of these
+        // (when the coefficient kills T); this batch never does, one such signature at a time.
+        let mut dalek_accepted = 0;
+        for n in 0..64u64 {
+            let t = EIGHT_TORSION[1 + (n as usize % 7)];
+            let msg = signature_message(&Hash([n as u8; 32]));
+            let sig = crafted(&key, &msg, 1000 + n, t);
+            assert!(!key.public().verify(&msg, &sig), "mixed R {n}");
+            let mut items = good.clone();
+            items.push((msg, sig, key.public()));
+            assert!(!verify_batch(&items), "mixed R {n}");
+            let msgs: Vec<&[u8]> = items.iter().map(|(m, _, _)| m.as_slice()).collect();
+            let sigs: Vec<ed25519_dalek::Signature> = items
+                .iter()
+                .map(|(_, s, _)| ed25519_dalek::Signature::from_bytes(&s.0))
+                .collect();
+            let keys: Vec<VerifyingKey> = items.iter().map(|(_, _, k)| k.0).collect();
+            if ed25519_dalek::verify_batch(&msgs, &sigs, &keys).is_ok() {
+                dalek_accepted += 1;
+            }
+        }
+        assert!(dalek_accepted > 0, "the gap this batch closes exists");
+    }
+
+    /// A key with a small-order component never enters the batch: strict verification
+    /// decides each of its signatures (it accepts some of them, when `k·T` vanishes).
+    #[test]
+    fn a_key_with_a_small_order_component_is_left_to_strict_verification() {
+        use curve25519_dalek::constants::{ED25519_BASEPOINT_POINT, EIGHT_TORSION};
+        use curve25519_dalek::scalar::Scalar;
+        use sha2::Sha512;
+        let a = Scalar::from(0x5eed_u64);
+        let mut strict_accepted = 0;
+        for (t, torsion) in EIGHT_TORSION.iter().enumerate().skip(1) {
+            let point = ED25519_BASEPOINT_POINT * a + torsion;
+            let key = PublicKey(VerifyingKey::from_bytes(&point.compress().0).unwrap());
+            assert!(!key.0.is_weak());
+            for n in 0..16u8 {
+                let msg = signature_message(&Hash([n; 32]));
+                let r = Scalar::from(u64::from(n) + 3);
+                let big_r = (ED25519_BASEPOINT_POINT * r).compress();
+                let mut h = Sha512::new();
+                h.update(big_r.as_bytes());
+                h.update(key.0.as_bytes());
+                h.update(&msg);
+                let k = Scalar::from_bytes_mod_order_wide(&h.finalize().into());
+                let mut sig = [0u8; 64];
+                sig[..32].copy_from_slice(big_r.as_bytes());
+                sig[32..].copy_from_slice((r + k * a).as_bytes());
+                let sig = Signature(sig);
+                if key.verify(&msg, &sig) {
+                    strict_accepted += 1;
+                }
+                assert!(
+                    !verify_batch(&[(msg, sig, key)]),
+                    "torsion {t}, message {n}"
+                );
+            }
+        }
+        assert!(
+            strict_accepted > 0,
+            "strict verification accepts some of them"
+        );
+    }
+
+    #[test]
+    fn canonical_point_encodings() {
+        let mut p = [0xffu8; 32];
+        p[31] = 0x7f;
+        for low in [0xedu8, 0xee, 0xff] {
+            p[0] = low;
+            assert!(!canonical_point_encoding(&p), "{low:x}");
+            let mut signed = p;
+            signed[31] |= 0x80;
+            assert!(
+                !canonical_point_encoding(&signed),
+                "{low:x} with the sign bit"
+            );
+        }
+        p[0] = 0xec;
+        assert!(canonical_point_encoding(&p));
+        p[0] = 0xed;
+        p[5] = 0xfe;
+        assert!(canonical_point_encoding(&p));
+        assert!(canonical_point_encoding(&[0; 32]));
     }
 
     #[test]

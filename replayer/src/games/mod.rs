@@ -3,9 +3,9 @@
 pub mod bist_o_yek;
 pub mod bluff;
 pub mod hokm;
+pub mod pasur;
 pub mod shelem;
 pub mod tricks;
-pub mod pasur;
 
 use crate::engine::{DynGame, Engine, GameId, SetupError};
 
