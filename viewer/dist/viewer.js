@@ -7623,8 +7623,8 @@
           h("div.viewer-note", stepEls.viewer, " ", watchSelect(hand)),
           stepEls.watchNote,
           stepEls.board,
-          stepEls.text,
-          controls
+          // The step's words and its buttons, kept in sight together under the table.
+          h("div.dock", stepEls.text, controls)
         ),
         h("aside.side", stepEls.panel, h("details.steps", { open: "open" }, h("summary", T.all_steps), stepEls.list))
       )
