@@ -350,11 +350,11 @@
   }
   var fromNumH = (n2) => n2 / 2 ** 32 | 0;
   var fromNumL = (n2) => n2 >>> 0;
-  function setU64FromNum(view4, byteOffset, n2, isLE2) {
+  function setU64FromNum(view5, byteOffset, n2, isLE2) {
     const h2 = fromNumH(n2);
     const l = fromNumL(n2);
-    view4.setUint32(byteOffset, isLE2 ? l : h2, isLE2);
-    view4.setUint32(byteOffset + 4, isLE2 ? h2 : l, isLE2);
+    view5.setUint32(byteOffset, isLE2 ? l : h2, isLE2);
+    view5.setUint32(byteOffset + 4, isLE2 ? h2 : l, isLE2);
   }
   var shrSH = (h2, _l, s) => h2 >>> s;
   var shrSL = (h2, l, s) => h2 << 32 - s | l >>> s;
@@ -561,7 +561,7 @@
     update(data) {
       aexists(this);
       abytes(data);
-      const { view: view4, buffer, blockLen } = this;
+      const { view: view5, buffer, blockLen } = this;
       const len = data.length;
       let processed = false;
       for (let pos = 0; pos < len; ) {
@@ -577,7 +577,7 @@
         this.pos += take;
         pos += take;
         if (this.pos === blockLen) {
-          this.process(view4, 0);
+          this.process(view5, 0);
           this.pos = 0;
           processed = true;
         }
@@ -591,18 +591,18 @@
       aexists(this);
       aoutput(out, this);
       this.finished = true;
-      const { buffer, view: view4, blockLen, isLE: isLE2 } = this;
+      const { buffer, view: view5, blockLen, isLE: isLE2 } = this;
       let { pos } = this;
       buffer[pos++] = 128;
       buffer.fill(0, pos);
       if (this.padOffset > blockLen - pos) {
-        this.process(view4, 0);
+        this.process(view5, 0);
         buffer.fill(0);
       }
-      setU64FromNum(view4, blockLen - 8, this.length * 8, isLE2);
-      this.process(view4, 0);
+      setU64FromNum(view5, blockLen - 8, this.length * 8, isLE2);
+      this.process(view5, 0);
       this.roundClean();
-      const oview = out === buffer ? view4 : createView(out);
+      const oview = out === buffer ? view5 : createView(out);
       const len = this.outputLen;
       const outLen = len / 4;
       const state2 = this.get();
@@ -772,9 +772,9 @@
       (to || (to = new this.constructor())).set(...this.get());
       return this._cloneIntoMeta(to);
     }
-    process(view4, offset) {
+    process(view5, offset) {
       for (let i = 0; i < 16; i++, offset += 4)
-        SHA256_W[i] = view4.getUint32(offset, false);
+        SHA256_W[i] = view5.getUint32(offset, false);
       for (let i = 16; i < 64; i++) {
         const W15 = SHA256_W[i - 15];
         const W2 = SHA256_W[i - 2];
@@ -976,10 +976,10 @@
       (to || (to = new this.constructor())).set(...this.get());
       return this._cloneIntoMeta(to);
     }
-    process(view4, offset) {
+    process(view5, offset) {
       for (let i = 0; i < 16; i++, offset += 4) {
-        SHA512_W_H[i] = view4.getUint32(offset);
-        SHA512_W_L[i] = view4.getUint32(offset += 4);
+        SHA512_W_H[i] = view5.getUint32(offset);
+        SHA512_W_L[i] = view5.getUint32(offset += 4);
       }
       for (let i = 16; i < 80; i++) {
         const W15h = SHA512_W_H[i - 15] | 0;
@@ -4175,8 +4175,8 @@
     if (!isObj3(state2) || !Array.isArray(state2.seating) || !Array.isArray(state2.scores) || !isObj3(rules)) return null;
     if (state2.seating.length === 2 && rules.deuce_2p !== "off") return null;
     const s = JSON.parse(JSON.stringify(state2));
-    const sideOf2 = (seat2) => s.seating.length === 4 ? s.seating.indexOf(seat2) % 2 : seat2;
-    for (const g of award.beneficiaries) s.scores[sideOf2(g[0])] += award.points;
+    const sideOf3 = (seat2) => s.seating.length === 4 ? s.seating.indexOf(seat2) % 2 : seat2;
+    for (const g of award.beneficiaries) s.scores[sideOf3(g[0])] += award.points;
     const best = Math.max(...s.scores);
     if (best >= rules.target_points) {
       const side = s.scores.indexOf(best);
@@ -4492,7 +4492,7 @@
     };
   }
   var GAME_FA = { "bist-o-yek": "بیست و یک", hokm: "حکم", bluff: "بلوف", shelem: "شلم", ghahve: "قهوه", pasur: "پاسور", "haft-khabis": "هفت خبیث", sheytoonak: "شیطونک" };
-  function dealerText(body, seats, actionText4, shuffleText4, endText4) {
+  function dealerText(body, seats, actionText5, shuffleText5, endText5) {
     switch (body.type) {
       case "hand_started":
         return {
@@ -4504,8 +4504,8 @@
         return { en: `${w.en} adds a seed to shuffle ${body.shuffle}`, fa: `${w.fa} دانه‌ای به بُر ${faNum(body.shuffle)} افزود` };
       }
       case "shuffled":
-        if (shuffleText4) {
-          const t2 = shuffleText4(body, seats);
+        if (shuffleText5) {
+          const t2 = shuffleText5(body, seats);
           if (t2) return t2;
         }
         return {
@@ -4515,13 +4515,13 @@
       case "shuffle_committed":
         return { en: `The dealer commits to shuffle ${body.shuffle}`, fa: `تعهد بُر ${faNum(body.shuffle)} منتشر شد` };
       case "action":
-        return actionText4(body, seats);
+        return actionText5(body, seats);
       case "private_action": {
         const w = body.actor === "service" ? { en: "The service", fa: "سرویس" } : seatName(seats, body.actor.seat);
         return { en: `${w.en} makes a secret choice`, fa: `${w.fa} انتخابی پنهان کرد` };
       }
       case "hand_ended": {
-        const t2 = endText4 ? endText4(body.outcome, seats) : null;
+        const t2 = endText5 ? endText5(body.outcome, seats) : null;
         return t2 ? { en: `The hand is over: ${t2.en}`, fa: `دست تمام شد: ${t2.fa}` } : { en: "The hand is over", fa: "دست تمام شد" };
       }
       case "abandoned":
@@ -5438,11 +5438,214 @@
     };
   }
 
+  // src/games/pasur.js
+  var pasur_exports = {};
+  __export(pasur_exports, {
+    actionText: () => actionText4,
+    endText: () => endText4,
+    evolve: () => evolve4,
+    init: () => init4,
+    shuffleText: () => shuffleText4,
+    view: () => view4
+  });
+  var MAX_SCORE2 = 1e5;
+  var clone2 = (v) => JSON.parse(JSON.stringify(v));
+  var sideCount = (rules, n2) => n2 === 4 && (rules?.four_player_mode ?? "partnership") === "partnership" ? 2 : n2;
+  var sideOf2 = (seat2, n2, sides2) => sides2 < n2 && sides2 > 0 ? seat2 % sides2 : seat2;
+  var deals = (n2) => n2 === 2 ? 6 : n2 === 3 ? 4 : 3;
+  function init4(start2) {
+    const m = start2.match_state;
+    const n2 = m.seats;
+    const sides2 = sideCount(start2.rules, n2);
+    return {
+      rules: start2.rules,
+      n: n2,
+      sides: sides2,
+      now: clone2(m),
+      zones: new Zones(),
+      shuffles: 0,
+      phase: { name: "await_shuffle" },
+      dealer: m.dealer,
+      deal_no: 0,
+      plays: 0,
+      turn: (m.dealer + 1) % n2,
+      last_capturer: null,
+      surs: new Array(sides2).fill(0),
+      sur_marks: [],
+      scored: []
+    };
+  }
+  function evolve4(s, e, order) {
+    switch (e.type) {
+      case "shuffled":
+        if (order) s.zones.install(Z.stock, e.shuffle, order, NOBODY);
+        s.shuffles = e.shuffle + 1;
+        break;
+      case "dealt":
+        for (const r of e.cards) s.zones.moveCard(Z.stock, r, Z.hand(e.seat), seenBy(e.seat));
+        s.deal_no = e.deal;
+        break;
+      case "table_dealt":
+        for (const c of e.cards) s.zones.moveCard(Z.stock, c.card, Z.table, EVERYONE);
+        break;
+      case "table_jack_replaced": {
+        const table2 = s.zones.list(Z.table);
+        const slot = Math.max(0, table2.findIndex((p) => p.r.shuffle === e.jack.card.shuffle && p.r.pos === e.jack.card.pos));
+        const stock = s.zones.list(Z.stock);
+        const ri = stock.findIndex((p) => p.r.shuffle === e.replacement.card.shuffle && p.r.pos === e.replacement.card.pos);
+        if (ri >= 0) {
+          const [rep] = stock.splice(ri, 1);
+          rep.seen = EVERYONE;
+          table2.splice(slot, 0, rep);
+        }
+        const ji = table2.findIndex((p) => p.r.shuffle === e.jack.card.shuffle && p.r.pos === e.jack.card.pos);
+        if (ji >= 0) {
+          const [jack] = table2.splice(ji, 1);
+          jack.seen = EVERYONE;
+          stock.splice(Math.min(e.at, stock.length), 0, jack);
+        }
+        break;
+      }
+      case "played": {
+        const capture = e.capture ?? [];
+        const to = capture.length ? Z.won(e.seat) : Z.table;
+        s.zones.moveCard(Z.hand(e.seat), e.card.card, to, EVERYONE);
+        for (const c of capture) s.zones.moveCard(Z.table, c.card, Z.won(e.seat), EVERYONE);
+        if (capture.length) s.last_capturer = e.seat;
+        s.plays = e.play;
+        s.turn = (e.seat + 1) % s.n;
+        break;
+      }
+      case "sur":
+        if (e.side < s.surs.length) s.surs[e.side] += 1;
+        s.sur_marks.push({ seat: e.seat, play: e.play });
+        break;
+      case "leftovers_taken": {
+        const to = e.seat === null || e.seat === void 0 ? Z.out : Z.won(e.seat);
+        for (const c of e.cards) s.zones.moveCard(Z.table, c.card, to, EVERYONE);
+        break;
+      }
+      case "hand_scored":
+        for (const x of e.sides) {
+          if (x.side < s.now.scores.length) s.now.scores[x.side] = Math.min(s.now.scores[x.side] + x.points, MAX_SCORE2);
+        }
+        s.scored = clone2(e.sides);
+        break;
+      case "tied_at_top":
+        s.now.eligible = [...e.sides];
+        break;
+      case "match_won":
+        s.now.over = true;
+        s.now.winner = e.side;
+        delete s.now.eligible;
+        break;
+      case "next_dealer":
+        s.now.dealer = e.seat;
+        break;
+      case "phase":
+        s.phase = e.phase;
+        break;
+      default:
+        break;
+    }
+  }
+  function toAct4(s) {
+    if (s.phase.name === "playing" && !s.now.over) return [{ seat: s.turn }];
+    return [];
+  }
+  function matchJson(m) {
+    const out = clone2(m);
+    if (!out.eligible || out.eligible.length === 0) delete out.eligible;
+    return out;
+  }
+  function view4(s, viewer = "all") {
+    const seats = [...Array(s.n).keys()];
+    const v = {
+      viewer: viewerJson(viewer),
+      seats: s.n,
+      sides: [...Array(s.sides).keys()].map((side) => seats.filter((x) => sideOf2(x, s.n, s.sides) === side)),
+      phase: s.phase,
+      to_act: toAct4(s),
+      awaiting_shuffle: s.phase.name === "await_shuffle",
+      dealer: s.dealer,
+      turn: s.turn,
+      deal: s.deal_no,
+      deals: deals(s.n),
+      plays: s.plays,
+      stock: s.zones.len(Z.stock),
+      table: s.zones.zoneView(Z.table, viewer),
+      hand_sizes: seats.map((x) => s.zones.len(Z.hand(x))),
+      captured: seats.map((x) => s.zones.len(Z.won(x))),
+      surs: [...s.surs],
+      sur_marks: s.sur_marks.map((m) => ({ ...m })),
+      last_capturer: s.last_capturer
+    };
+    if (s.scored.length) v.scored = clone2(s.scored);
+    v.match = matchJson(s.now);
+    v.zones = s.zones.view(viewer);
+    return v;
+  }
+  var listEn = (cs) => cs.map((c) => cardEn(c.face)).join(", ");
+  var listFa = (cs) => cs.map((c) => cardFa(c.face)).join("، ");
+  function actionText4(body, seats) {
+    const who2 = body.actor === "service" ? { en: "The service", fa: "سرویس" } : seatName(seats, body.actor.seat);
+    const p = body.effects.find((e) => e.type === "played");
+    if (!p) return { en: `${who2.en}: ${body.action.type}`, fa: `${who2.fa}: ${body.action.type}` };
+    const cap = p.capture ?? [];
+    let en = `${who2.en} plays the ${cardEn(p.card.face)}`;
+    let fa2 = `${who2.fa} ${cardFa(p.card.face)} بازی کرد`;
+    if (cap.length) {
+      en += ` and takes ${listEn(cap)}`;
+      fa2 += ` و ${listFa(cap)} را برداشت`;
+    } else {
+      en += " onto the table";
+      fa2 += " و روی زمین ماند";
+    }
+    if (body.effects.some((e) => e.type === "sur")) {
+      en += ": sur!";
+      fa2 += ": سور!";
+    }
+    const left = body.effects.find((e) => e.type === "leftovers_taken");
+    if (left) {
+      const w = left.seat === null || left.seat === void 0 ? null : seatName(seats, left.seat);
+      en += w ? `; the cards left on the table go to ${w.en}` : "; the cards left on the table are set aside";
+      fa2 += w ? `؛ برگ‌های مانده روی زمین به ${w.fa} رسید` : "؛ برگ‌های مانده کنار گذاشته شد";
+    }
+    const deal = body.effects.find((e) => e.type === "dealt");
+    if (deal) {
+      en += `; deal ${deal.deal}`;
+      fa2 += `؛ دور ${faNum(deal.deal)} پخش شد`;
+    }
+    return { en, fa: fa2 };
+  }
+  function shuffleText4(body) {
+    const t2 = body.effects.find((e) => e.type === "table_dealt");
+    const jacks = body.effects.filter((e) => e.type === "table_jack_replaced");
+    let en = `The deck is shuffled and dealt (${body.cards} cards)`;
+    let fa2 = `دسته بُر خورد و پخش شد (${faNum(body.cards)} برگ)`;
+    if (t2) {
+      en += `; on the table: ${listEn(t2.cards)}`;
+      fa2 += `؛ روی زمین: ${listFa(t2.cards)}`;
+    }
+    for (const j of jacks) {
+      en += `; the ${cardEn(j.jack.face)} goes back into the stock, the ${cardEn(j.replacement.face)} takes its place`;
+      fa2 += `؛ ${cardFa(j.jack.face)} به میان برگ‌ها برگشت و ${cardFa(j.replacement.face)} جایش آمد`;
+    }
+    return { en, fa: fa2 };
+  }
+  function endText4(o) {
+    if (!o || !Array.isArray(o.sides)) return null;
+    const en = o.sides.map((x) => `side ${x.side} ${x.points} points${x.surs ? ` (${x.surs} sur)` : ""}`).join(", ");
+    const fa2 = o.sides.map((x) => `تیم ${faNum(x.side)} ${faNum(x.points)} امتیاز${x.surs ? ` (${faNum(x.surs)} سور)` : ""}`).join("، ");
+    return { en, fa: fa2 };
+  }
+
   // src/games/index.js
   var MODELS = {
     "bist-o-yek": bist_o_yek_exports,
     hokm: hokm_exports,
-    bluff: bluff_exports
+    bluff: bluff_exports,
+    pasur: pasur_exports
   };
   var SUPPORTED_GAMES = Object.keys(MODELS);
   function stepViews(bundle, decks) {
@@ -5750,7 +5953,7 @@
     if (lang === "fa") return name ? `${name} (جای ${fa(s)})` : `جای ${fa(s)}`;
     return name ? `${name} (seat ${s})` : `Seat ${s}`;
   }
-  function facesOf(view4) {
+  function facesOf(view5) {
     const out = /* @__PURE__ */ new Map();
     const walk = (v) => {
       if (Array.isArray(v)) return v.forEach(walk);
@@ -5759,11 +5962,11 @@
       if (ref2 && typeof ref2 === "object" && "shuffle" in ref2 && typeof v.face === "string") out.set(`${ref2.shuffle}:${ref2.pos}`, v.face);
       for (const x of Object.values(v)) if (x && typeof x === "object") walk(x);
     };
-    walk(view4);
+    walk(view5);
     return out;
   }
-  function cardsNamed(refs, view4, lang) {
-    const faces = facesOf(view4);
+  function cardsNamed(refs, view5, lang) {
+    const faces = facesOf(view5);
     const names = (refs || []).map((r) => {
       const f = r && faces.get(`${r.shuffle}:${r.pos}`);
       return f ? cardName(f, lang) : null;
@@ -5786,7 +5989,7 @@
     const offender = who({ seat: aw.offender }, players, E ? "en" : "fa");
     return E ? `A club official's penalty ruling counts in the match before this hand (dispute ${a.dispute}, ruling entry ${a.seq}): ${name} (${aw.section}) against ${offender}, ${aw.points} point(s) to ${gainers}; the hand starts from the score with it added.` : `پیش از این دست، رأی جریمهٔ داور باشگاه در مسابقه به حساب می‌آید (اختلاف ${a.dispute}، ثبت ${fa(a.seq)}): ${name} (${aw.section}) برای ${offender}، ${fa(aw.points)} امتیاز به ${gainers}؛ دست از امتیازی آغاز می‌شود که این به آن افزوده شده است.`;
   }
-  function action(game, a, view4, lang) {
+  function action(game, a, view5, lang) {
     const t2 = a?.type;
     const E = lang === "en";
     switch (t2) {
@@ -5851,7 +6054,7 @@
       case "decline_peek":
         return E ? "declines to peek" : "نگاه نمی‌کند";
       case "play": {
-        const c = cardsNamed([a.card], view4, lang);
+        const c = cardsNamed([a.card], view5, lang);
         return E ? `plays ${c ?? "a card"}` : `${c ?? "یک کارت"} بازی می‌کند`;
       }
       case "continue_for_bam":
@@ -5891,12 +6094,12 @@
     });
     return lang === "fa" ? ` نتیجه: ${parts.join("، ")}` : ` Result: ${parts.join(", ")}.`;
   }
-  function describe(record, { game, players, view: view4 } = {}) {
+  function describe(record, { game, players, view: view5 } = {}) {
     const out = {};
-    for (const lang of ["en", "fa"]) out[lang] = describeIn(record, { game, players, view: view4 }, lang);
+    for (const lang of ["en", "fa"]) out[lang] = describeIn(record, { game, players, view: view5 }, lang);
     return out;
   }
-  function describeIn(record, { game, players, view: view4 }, lang) {
+  function describeIn(record, { game, players, view: view5 }, lang) {
     const ev = record?.event ?? record;
     const b = ev?.body ?? {};
     const E = lang === "en";
@@ -5916,7 +6119,7 @@
         return E ? `Shuffle ${b.shuffle} is used: ${b.cards} cards in a committed order${m}.` : `بُرزدن ${fa(b.shuffle)} به کار می‌رود: ${fa(b.cards)} کارت به ترتیبی که از پیش تعهد شده${m}.`;
       }
       case "action":
-        return `${who(b.actor, players, lang)} ${action(game, b.action, view4, lang)}.`.replace(/^(.)/, (c) => c);
+        return `${who(b.actor, players, lang)} ${action(game, b.action, view5, lang)}.`.replace(/^(.)/, (c) => c);
       case "private_action":
         return E ? `${who(b.actor, players, "en")} makes a private choice (${b.public?.type ?? "hidden"}), committed now and opened at the end.` : `${who(b.actor, players, "fa")} انتخابی پنهان می‌کند که اکنون تعهد و در پایان گشوده می‌شود.`;
       case "hand_ended":
@@ -6032,16 +6235,16 @@
     const centerCards = [...zoneCards(v.zones, "table"), ...zoneCards(v.zones, "trick")].map((c) => ({ ...cardOf(c), up: true }));
     return { seats, center: [], centerCards, phase: v.phase?.name ?? (typeof v.phase === "string" ? v.phase : null) };
   }
-  function modelOf(game, view4, t2) {
-    if (!view4 || typeof view4 !== "object") return null;
-    if (game === "bist-o-yek") return bistModel(view4, t2);
-    if (game === "hokm") return hokmModel(view4, t2);
-    if (game === "bluff") return bluffModel(view4, t2);
-    return zonesModel(view4);
+  function modelOf(game, view5, t2) {
+    if (!view5 || typeof view5 !== "object") return null;
+    if (game === "bist-o-yek") return bistModel(view5, t2);
+    if (game === "hokm") return hokmModel(view5, t2);
+    if (game === "bluff") return bluffModel(view5, t2);
+    return zonesModel(view5);
   }
-  function drawTable({ game, view: view4, players = [], lang = "en", me = null }) {
+  function drawTable({ game, view: view5, players = [], lang = "en", me = null }) {
     const t2 = STRINGS[lang];
-    const m = modelOf(game, view4, t2);
+    const m = modelOf(game, view5, t2);
     if (!m) return h("div.table.empty", t2.views_none);
     const n2 = m.seats.length;
     const order = m.order ?? [...Array(n2).keys()];

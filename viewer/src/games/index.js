@@ -9,6 +9,7 @@
 import * as bistOYek from './bist-o-yek.js';
 import * as hokm from './hokm.js';
 import * as bluff from './bluff.js';
+import * as pasur from './pasur.js';
 import { dealerText } from './text.js';
 import { parseStrict } from '../verify/json.js';
 import { verifyBundleSync } from '../verify/bundle.js';
@@ -18,6 +19,7 @@ export const MODELS = {
   'bist-o-yek': bistOYek,
   hokm,
   bluff,
+  pasur,
 };
 
 export const SUPPORTED_GAMES = Object.keys(MODELS);
