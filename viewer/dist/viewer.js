@@ -350,11 +350,11 @@
   }
   var fromNumH = (n2) => n2 / 2 ** 32 | 0;
   var fromNumL = (n2) => n2 >>> 0;
-  function setU64FromNum(view5, byteOffset, n2, isLE2) {
+  function setU64FromNum(view6, byteOffset, n2, isLE2) {
     const h2 = fromNumH(n2);
     const l = fromNumL(n2);
-    view5.setUint32(byteOffset, isLE2 ? l : h2, isLE2);
-    view5.setUint32(byteOffset + 4, isLE2 ? h2 : l, isLE2);
+    view6.setUint32(byteOffset, isLE2 ? l : h2, isLE2);
+    view6.setUint32(byteOffset + 4, isLE2 ? h2 : l, isLE2);
   }
   var shrSH = (h2, _l, s) => h2 >>> s;
   var shrSL = (h2, l, s) => h2 << 32 - s | l >>> s;
@@ -561,7 +561,7 @@
     update(data) {
       aexists(this);
       abytes(data);
-      const { view: view5, buffer, blockLen } = this;
+      const { view: view6, buffer, blockLen } = this;
       const len = data.length;
       let processed = false;
       for (let pos = 0; pos < len; ) {
@@ -577,7 +577,7 @@
         this.pos += take;
         pos += take;
         if (this.pos === blockLen) {
-          this.process(view5, 0);
+          this.process(view6, 0);
           this.pos = 0;
           processed = true;
         }
@@ -591,18 +591,18 @@
       aexists(this);
       aoutput(out, this);
       this.finished = true;
-      const { buffer, view: view5, blockLen, isLE: isLE2 } = this;
+      const { buffer, view: view6, blockLen, isLE: isLE2 } = this;
       let { pos } = this;
       buffer[pos++] = 128;
       buffer.fill(0, pos);
       if (this.padOffset > blockLen - pos) {
-        this.process(view5, 0);
+        this.process(view6, 0);
         buffer.fill(0);
       }
-      setU64FromNum(view5, blockLen - 8, this.length * 8, isLE2);
-      this.process(view5, 0);
+      setU64FromNum(view6, blockLen - 8, this.length * 8, isLE2);
+      this.process(view6, 0);
       this.roundClean();
-      const oview = out === buffer ? view5 : createView(out);
+      const oview = out === buffer ? view6 : createView(out);
       const len = this.outputLen;
       const outLen = len / 4;
       const state2 = this.get();
@@ -772,9 +772,9 @@
       (to || (to = new this.constructor())).set(...this.get());
       return this._cloneIntoMeta(to);
     }
-    process(view5, offset) {
+    process(view6, offset) {
       for (let i = 0; i < 16; i++, offset += 4)
-        SHA256_W[i] = view5.getUint32(offset, false);
+        SHA256_W[i] = view6.getUint32(offset, false);
       for (let i = 16; i < 64; i++) {
         const W15 = SHA256_W[i - 15];
         const W2 = SHA256_W[i - 2];
@@ -976,10 +976,10 @@
       (to || (to = new this.constructor())).set(...this.get());
       return this._cloneIntoMeta(to);
     }
-    process(view5, offset) {
+    process(view6, offset) {
       for (let i = 0; i < 16; i++, offset += 4) {
-        SHA512_W_H[i] = view5.getUint32(offset);
-        SHA512_W_L[i] = view5.getUint32(offset += 4);
+        SHA512_W_H[i] = view6.getUint32(offset);
+        SHA512_W_L[i] = view6.getUint32(offset += 4);
       }
       for (let i = 16; i < 80; i++) {
         const W15h = SHA512_W_H[i - 15] | 0;
@@ -4180,8 +4180,8 @@
     if (!isObj3(state2) || !Array.isArray(state2.seating) || !Array.isArray(state2.scores) || !isObj3(rules)) return null;
     if (state2.seating.length === 2 && rules.deuce_2p !== "off") return null;
     const s = JSON.parse(JSON.stringify(state2));
-    const sideOf2 = (seat2) => s.seating.length === 4 ? s.seating.indexOf(seat2) % 2 : seat2;
-    for (const g of award.beneficiaries) s.scores[sideOf2(g[0])] += award.points;
+    const sideOf3 = (seat2) => s.seating.length === 4 ? s.seating.indexOf(seat2) % 2 : seat2;
+    for (const g of award.beneficiaries) s.scores[sideOf3(g[0])] += award.points;
     const best = Math.max(...s.scores);
     if (best >= rules.target_points) {
       const side = s.scores.indexOf(best);
@@ -4497,7 +4497,7 @@
     };
   }
   var GAME_FA = { "bist-o-yek": "بیست و یک", hokm: "حکم", bluff: "بلوف", shelem: "شلم", ghahve: "قهوه", pasur: "پاسور", "haft-khabis": "هفت خبیث", sheytoonak: "شیطونک" };
-  function dealerText(body, seats, actionText5, shuffleText5, endText5) {
+  function dealerText(body, seats, actionText6, shuffleText6, endText6) {
     switch (body.type) {
       case "hand_started":
         return {
@@ -4509,8 +4509,8 @@
         return { en: `${w.en} adds a seed to shuffle ${body.shuffle}`, fa: `${w.fa} دانه‌ای به بُر ${faNum(body.shuffle)} افزود` };
       }
       case "shuffled":
-        if (shuffleText5) {
-          const t2 = shuffleText5(body, seats);
+        if (shuffleText6) {
+          const t2 = shuffleText6(body, seats);
           if (t2) return t2;
         }
         return {
@@ -4520,13 +4520,13 @@
       case "shuffle_committed":
         return { en: `The dealer commits to shuffle ${body.shuffle}`, fa: `تعهد بُر ${faNum(body.shuffle)} منتشر شد` };
       case "action":
-        return actionText5(body, seats);
+        return actionText6(body, seats);
       case "private_action": {
         const w = body.actor === "service" ? { en: "The service", fa: "سرویس" } : seatName(seats, body.actor.seat);
         return { en: `${w.en} makes a secret choice`, fa: `${w.fa} انتخابی پنهان کرد` };
       }
       case "hand_ended": {
-        const t2 = endText5 ? endText5(body.outcome, seats) : null;
+        const t2 = endText6 ? endText6(body.outcome, seats) : null;
         return t2 ? { en: `The hand is over: ${t2.en}`, fa: `دست تمام شد: ${t2.fa}` } : { en: "The hand is over", fa: "دست تمام شد" };
       }
       case "abandoned":
@@ -5693,12 +5693,215 @@
     };
   }
 
+  // src/games/pasur.js
+  var pasur_exports = {};
+  __export(pasur_exports, {
+    actionText: () => actionText5,
+    endText: () => endText5,
+    evolve: () => evolve5,
+    init: () => init5,
+    shuffleText: () => shuffleText5,
+    view: () => view5
+  });
+  var MAX_SCORE2 = 1e5;
+  var clone3 = (v) => JSON.parse(JSON.stringify(v));
+  var sideCount = (rules, n2) => n2 === 4 && (rules?.four_player_mode ?? "partnership") === "partnership" ? 2 : n2;
+  var sideOf2 = (seat2, n2, sides2) => sides2 < n2 && sides2 > 0 ? seat2 % sides2 : seat2;
+  var deals = (n2) => n2 === 2 ? 6 : n2 === 3 ? 4 : 3;
+  function init5(start2) {
+    const m = start2.match_state;
+    const n2 = m.seats;
+    const sides2 = sideCount(start2.rules, n2);
+    return {
+      rules: start2.rules,
+      n: n2,
+      sides: sides2,
+      now: clone3(m),
+      zones: new Zones(),
+      shuffles: 0,
+      phase: { name: "await_shuffle" },
+      dealer: m.dealer,
+      deal_no: 0,
+      plays: 0,
+      turn: (m.dealer + 1) % n2,
+      last_capturer: null,
+      surs: new Array(sides2).fill(0),
+      sur_marks: [],
+      scored: []
+    };
+  }
+  function evolve5(s, e, order) {
+    switch (e.type) {
+      case "shuffled":
+        if (order) s.zones.install(Z.stock, e.shuffle, order, NOBODY);
+        s.shuffles = e.shuffle + 1;
+        break;
+      case "dealt":
+        for (const r of e.cards) s.zones.moveCard(Z.stock, r, Z.hand(e.seat), seenBy(e.seat));
+        s.deal_no = e.deal;
+        break;
+      case "table_dealt":
+        for (const c of e.cards) s.zones.moveCard(Z.stock, c.card, Z.table, EVERYONE);
+        break;
+      case "table_jack_replaced": {
+        const table2 = s.zones.list(Z.table);
+        const slot = Math.max(0, table2.findIndex((p) => p.r.shuffle === e.jack.card.shuffle && p.r.pos === e.jack.card.pos));
+        const stock = s.zones.list(Z.stock);
+        const ri = stock.findIndex((p) => p.r.shuffle === e.replacement.card.shuffle && p.r.pos === e.replacement.card.pos);
+        if (ri >= 0) {
+          const [rep] = stock.splice(ri, 1);
+          rep.seen = EVERYONE;
+          table2.splice(slot, 0, rep);
+        }
+        const ji = table2.findIndex((p) => p.r.shuffle === e.jack.card.shuffle && p.r.pos === e.jack.card.pos);
+        if (ji >= 0) {
+          const [jack] = table2.splice(ji, 1);
+          jack.seen = EVERYONE;
+          stock.splice(Math.min(e.at, stock.length), 0, jack);
+        }
+        break;
+      }
+      case "played": {
+        const capture = e.capture ?? [];
+        const to = capture.length ? Z.won(e.seat) : Z.table;
+        s.zones.moveCard(Z.hand(e.seat), e.card.card, to, EVERYONE);
+        for (const c of capture) s.zones.moveCard(Z.table, c.card, Z.won(e.seat), EVERYONE);
+        if (capture.length) s.last_capturer = e.seat;
+        s.plays = e.play;
+        s.turn = (e.seat + 1) % s.n;
+        break;
+      }
+      case "sur":
+        if (e.side < s.surs.length) s.surs[e.side] += 1;
+        s.sur_marks.push({ seat: e.seat, play: e.play });
+        break;
+      case "leftovers_taken": {
+        const to = e.seat === null || e.seat === void 0 ? Z.out : Z.won(e.seat);
+        for (const c of e.cards) s.zones.moveCard(Z.table, c.card, to, EVERYONE);
+        break;
+      }
+      case "hand_scored":
+        for (const x of e.sides) {
+          if (x.side < s.now.scores.length) s.now.scores[x.side] = Math.min(s.now.scores[x.side] + x.points, MAX_SCORE2);
+        }
+        s.scored = clone3(e.sides);
+        break;
+      case "tied_at_top":
+        s.now.eligible = [...e.sides];
+        break;
+      case "match_won":
+        s.now.over = true;
+        s.now.winner = e.side;
+        delete s.now.eligible;
+        break;
+      case "next_dealer":
+        s.now.dealer = e.seat;
+        break;
+      case "phase":
+        s.phase = e.phase;
+        break;
+      default:
+        break;
+    }
+  }
+  function toAct4(s) {
+    if (s.phase.name === "playing" && !s.now.over) return [{ seat: s.turn }];
+    return [];
+  }
+  function matchJson(m) {
+    const out = clone3(m);
+    if (!out.eligible || out.eligible.length === 0) delete out.eligible;
+    return out;
+  }
+  function view5(s, viewer = "all") {
+    const seats = [...Array(s.n).keys()];
+    const v = {
+      viewer: viewerJson(viewer),
+      seats: s.n,
+      sides: [...Array(s.sides).keys()].map((side) => seats.filter((x) => sideOf2(x, s.n, s.sides) === side)),
+      phase: s.phase,
+      to_act: toAct4(s),
+      awaiting_shuffle: s.phase.name === "await_shuffle",
+      dealer: s.dealer,
+      turn: s.turn,
+      deal: s.deal_no,
+      deals: deals(s.n),
+      plays: s.plays,
+      stock: s.zones.len(Z.stock),
+      table: s.zones.zoneView(Z.table, viewer),
+      hand_sizes: seats.map((x) => s.zones.len(Z.hand(x))),
+      captured: seats.map((x) => s.zones.len(Z.won(x))),
+      surs: [...s.surs],
+      sur_marks: s.sur_marks.map((m) => ({ ...m })),
+      last_capturer: s.last_capturer
+    };
+    if (s.scored.length) v.scored = clone3(s.scored);
+    v.match = matchJson(s.now);
+    v.zones = s.zones.view(viewer);
+    return v;
+  }
+  var listEn = (cs) => cs.map((c) => cardEn(c.face)).join(", ");
+  var listFa = (cs) => cs.map((c) => cardFa(c.face)).join("، ");
+  function actionText5(body, seats) {
+    const who2 = body.actor === "service" ? { en: "The service", fa: "سرویس" } : seatName(seats, body.actor.seat);
+    const p = body.effects.find((e) => e.type === "played");
+    if (!p) return { en: `${who2.en}: ${body.action.type}`, fa: `${who2.fa}: ${body.action.type}` };
+    const cap = p.capture ?? [];
+    let en = `${who2.en} plays the ${cardEn(p.card.face)}`;
+    let fa2 = `${who2.fa} ${cardFa(p.card.face)} بازی کرد`;
+    if (cap.length) {
+      en += ` and takes ${listEn(cap)}`;
+      fa2 += ` و ${listFa(cap)} را برداشت`;
+    } else {
+      en += " onto the table";
+      fa2 += " و روی زمین ماند";
+    }
+    if (body.effects.some((e) => e.type === "sur")) {
+      en += ": sur!";
+      fa2 += ": سور!";
+    }
+    const left = body.effects.find((e) => e.type === "leftovers_taken");
+    if (left) {
+      const w = left.seat === null || left.seat === void 0 ? null : seatName(seats, left.seat);
+      en += w ? `; the cards left on the table go to ${w.en}` : "; the cards left on the table are set aside";
+      fa2 += w ? `؛ برگ‌های مانده روی زمین به ${w.fa} رسید` : "؛ برگ‌های مانده کنار گذاشته شد";
+    }
+    const deal = body.effects.find((e) => e.type === "dealt");
+    if (deal) {
+      en += `; deal ${deal.deal}`;
+      fa2 += `؛ دور ${faNum(deal.deal)} پخش شد`;
+    }
+    return { en, fa: fa2 };
+  }
+  function shuffleText5(body) {
+    const t2 = body.effects.find((e) => e.type === "table_dealt");
+    const jacks = body.effects.filter((e) => e.type === "table_jack_replaced");
+    let en = `The deck is shuffled and dealt (${body.cards} cards)`;
+    let fa2 = `دسته بُر خورد و پخش شد (${faNum(body.cards)} برگ)`;
+    if (t2) {
+      en += `; on the table: ${listEn(t2.cards)}`;
+      fa2 += `؛ روی زمین: ${listFa(t2.cards)}`;
+    }
+    for (const j of jacks) {
+      en += `; the ${cardEn(j.jack.face)} goes back into the stock, the ${cardEn(j.replacement.face)} takes its place`;
+      fa2 += `؛ ${cardFa(j.jack.face)} به میان برگ‌ها برگشت و ${cardFa(j.replacement.face)} جایش آمد`;
+    }
+    return { en, fa: fa2 };
+  }
+  function endText5(o) {
+    if (!o || !Array.isArray(o.sides)) return null;
+    const en = o.sides.map((x) => `side ${x.side} ${x.points} points${x.surs ? ` (${x.surs} sur)` : ""}`).join(", ");
+    const fa2 = o.sides.map((x) => `تیم ${faNum(x.side)} ${faNum(x.points)} امتیاز${x.surs ? ` (${faNum(x.surs)} سور)` : ""}`).join("، ");
+    return { en, fa: fa2 };
+  }
+
   // src/games/index.js
   var MODELS = {
     "bist-o-yek": bist_o_yek_exports,
     hokm: hokm_exports,
     bluff: bluff_exports,
-    shelem: shelem_exports
+    shelem: shelem_exports,
+    pasur: pasur_exports
   };
   var SUPPORTED_GAMES = Object.keys(MODELS);
   function stepViews(bundle, decks, viewer = "all") {
@@ -6294,7 +6497,7 @@
     if (lang === "fa") return name ? `${name} (جای ${fa(s)})` : `جای ${fa(s)}`;
     return name ? `${name} (seat ${s})` : `Seat ${s}`;
   }
-  function facesOf(view5) {
+  function facesOf(view6) {
     const out = /* @__PURE__ */ new Map();
     const walk = (v) => {
       if (Array.isArray(v)) return v.forEach(walk);
@@ -6303,11 +6506,11 @@
       if (ref2 && typeof ref2 === "object" && "shuffle" in ref2 && typeof v.face === "string") out.set(`${ref2.shuffle}:${ref2.pos}`, v.face);
       for (const x of Object.values(v)) if (x && typeof x === "object") walk(x);
     };
-    walk(view5);
+    walk(view6);
     return out;
   }
-  function cardsNamed(refs, view5, lang) {
-    const faces = facesOf(view5);
+  function cardsNamed(refs, view6, lang) {
+    const faces = facesOf(view6);
     const names = (refs || []).map((r) => {
       const f = r && faces.get(`${r.shuffle}:${r.pos}`);
       return f ? cardName(f, lang) : null;
@@ -6330,7 +6533,7 @@
     const offender = who({ seat: aw.offender }, players, E ? "en" : "fa");
     return E ? `A club official's penalty ruling counts in the match before this hand (dispute ${a.dispute}, ruling entry ${a.seq}): ${name} (${aw.section}) against ${offender}, ${aw.points} point(s) to ${gainers}; the hand starts from the score with it added.` : `پیش از این دست، رأی جریمهٔ داور باشگاه در مسابقه به حساب می‌آید (اختلاف ${a.dispute}، ثبت ${fa(a.seq)}): ${name} (${aw.section}) برای ${offender}، ${fa(aw.points)} امتیاز به ${gainers}؛ دست از امتیازی آغاز می‌شود که این به آن افزوده شده است.`;
   }
-  function action(game, a, view5, lang) {
+  function action(game, a, view6, lang) {
     const t2 = a?.type;
     const E = lang === "en";
     switch (t2) {
@@ -6395,7 +6598,7 @@
       case "decline_peek":
         return E ? "declines to peek" : "نگاه نمی‌کند";
       case "play": {
-        const c = cardsNamed([a.card], view5, lang);
+        const c = cardsNamed([a.card], view6, lang);
         return E ? `plays ${c ?? "a card"}` : `${c ?? "یک کارت"} بازی می‌کند`;
       }
       case "continue_for_bam":
@@ -6435,12 +6638,12 @@
     });
     return lang === "fa" ? ` نتیجه: ${parts.join("، ")}` : ` Result: ${parts.join(", ")}.`;
   }
-  function describe(record, { game, players, view: view5 } = {}) {
+  function describe(record, { game, players, view: view6 } = {}) {
     const out = {};
-    for (const lang of ["en", "fa"]) out[lang] = describeIn(record, { game, players, view: view5 }, lang);
+    for (const lang of ["en", "fa"]) out[lang] = describeIn(record, { game, players, view: view6 }, lang);
     return out;
   }
-  function describeIn(record, { game, players, view: view5 }, lang) {
+  function describeIn(record, { game, players, view: view6 }, lang) {
     const ev = record?.event ?? record;
     const b = ev?.body ?? {};
     const E = lang === "en";
@@ -6460,7 +6663,7 @@
         return E ? `Shuffle ${b.shuffle} is used: ${b.cards} cards in a committed order${m}.` : `بُرزدن ${fa(b.shuffle)} به کار می‌رود: ${fa(b.cards)} کارت به ترتیبی که از پیش تعهد شده${m}.`;
       }
       case "action":
-        return `${who(b.actor, players, lang)} ${action(game, b.action, view5, lang)}.`.replace(/^(.)/, (c) => c);
+        return `${who(b.actor, players, lang)} ${action(game, b.action, view6, lang)}.`.replace(/^(.)/, (c) => c);
       case "private_action":
         return E ? `${who(b.actor, players, "en")} makes a private choice (${b.public?.type ?? "hidden"}), committed now and opened at the end.` : `${who(b.actor, players, "fa")} انتخابی پنهان می‌کند که اکنون تعهد و در پایان گشوده می‌شود.`;
       case "hand_ended": {
@@ -6590,17 +6793,17 @@
     const centerCards = [...zoneCards(v.zones, "table"), ...zoneCards(v.zones, "trick")].map((c) => ({ ...cardOf(c), up: true }));
     return { seats, center: [], centerCards, phase: v.phase?.name ?? (typeof v.phase === "string" ? v.phase : null) };
   }
-  function modelOf(game, view5, t2, ctx = {}) {
-    if (!view5 || typeof view5 !== "object") return null;
+  function modelOf(game, view6, t2, ctx = {}) {
+    if (!view6 || typeof view6 !== "object") return null;
     const c = { players: [], lang: t2.rtl ? "fa" : "en", trick: null, ...ctx };
-    if (game === "bist-o-yek") return bistModel(view5, t2);
-    if (game === "hokm") return hokmModel(view5, t2, c);
-    if (game === "bluff") return bluffModel(view5, t2, c);
-    return zonesModel(view5);
+    if (game === "bist-o-yek") return bistModel(view6, t2);
+    if (game === "hokm") return hokmModel(view6, t2, c);
+    if (game === "bluff") return bluffModel(view6, t2, c);
+    return zonesModel(view6);
   }
-  function drawTable({ game, view: view5, players = [], lang = "en", me = null, trick = null, unproven = null, result = null, onHideResult = null }) {
+  function drawTable({ game, view: view6, players = [], lang = "en", me = null, trick = null, unproven = null, result = null, onHideResult = null }) {
     const t2 = STRINGS[lang];
-    const m = modelOf(game, view5, t2, { trick, players, lang });
+    const m = modelOf(game, view6, t2, { trick, players, lang });
     if (!m) return h("div.table.empty", t2.views_none);
     const n2 = m.seats.length;
     const order = m.order ?? [...Array(n2).keys()];
@@ -6955,11 +7158,11 @@
   function expandViews(views) {
     if (!views || views.encoding !== "first+json-patch" || !views.count) return [];
     const steps = [{ step: 0, view: views.first }];
-    let view5 = views.first;
+    let view6 = views.first;
     const patches = Array.isArray(views.patches) ? views.patches : [];
     for (let i = 1; i < views.count && i - 1 < patches.length; i++) {
-      view5 = applyPatch(view5, patches[i - 1]);
-      steps.push({ step: i, view: view5 });
+      view6 = applyPatch(view6, patches[i - 1]);
+      steps.push({ step: i, view: view6 });
     }
     return steps;
   }
@@ -7645,16 +7848,16 @@
     const v = verdictOf(hand);
     const bad = isUnproven(v, i);
     const badSeq = v.badFrom === null ? null : hand.steps[v.badFrom]?.seq ?? null;
-    const { view: view5, watching } = viewAt(hand, i);
+    const { view: view6, watching } = viewAt(hand, i);
     const me = watching === "seat" || watching === "after" ? state.watch : hand.viewer === "seat" ? viewerSeat(step?.view?.viewer) : null;
     const ended = endedBy(hand.steps, i);
-    const result = ended && !state.resultHidden ? resultOf2(hand.game, ended.body, hand.players, view5?.match?.seating ?? hand.steps[ended.index]?.view?.match?.seating) : null;
+    const result = ended && !state.resultHidden ? resultOf2(hand.game, ended.body, hand.players, view6?.match?.seating ?? hand.steps[ended.index]?.view?.match?.seating) : null;
     const unprovenText = bad ? v.badFrom === 0 && v.problem?.seq === null ? T.unproven_table_all : T.unproven_table(badSeq) : null;
     let board;
-    if (view5) {
+    if (view6) {
       board = drawTable({
         game: hand.game,
-        view: view5,
+        view: view6,
         players: hand.players,
         lang: state.lang,
         me,

@@ -29,7 +29,7 @@ test('every game with an engine in the replayer has a table model', () => {
 
 test('a game without a model throws unsupported_game', () => {
   const b = readJson(join(VECTORS, 'bundles-v1', 'bluff-4-seats-relabel.json'));
-  b.records[0].event.body.game = 'pasur';
+  b.records[0].event.body.game = 'no-such-game';
   assert.throws(() => stepViews(b, {}), (e) => e.code === 'unsupported_game');
 });
 
@@ -101,12 +101,14 @@ const RULES = {
   bistA: { max_bet: { fixed: 200 }, khabar_multiple: 2, side_bets: true, tie_rule: 'push', banker_swap: 'every_duel', deal_mode: 'one_at_a_time', shuffle_every_round: true },
   hokmA: { hakem_draw: 'highest_card', cut: 'dealers_left_cuts', removed_two: 'S', ten_low: 'unlimited', peek_burned: true, kot_3p: true, bam_fail: 'plain_win', new_round_hakem: 'redraw', target_points: 3, rounds_to_win: 2 },
   hokmB: { hakem_draw: 'highest_card', partnerships: 'by_draw', dealer_seat: 'hakem_right_allowed', cut: 'none', trump_methods: ['direct', 'sar_ghermez', 'sar_siah', 'barg_vasat', 'ya_x_ya_y'], ten_low: 'unlimited', kot_at_six: 'on_any', dealer_peek: true },
+  pasurA: { deal_packet: 1, table_jack_return: 'bottom_of_stock', capture_compulsion: 'optional', multi_set_capture: true, sur_forbidden: 'never', clubs_bonus: 'seven_or_more' },
   bluffA: { uneven_deal: 'set_aside_remainder', follow_count: 'same_as_lead', max_cards_per_play: 'unlimited', allow_pass: true },
 };
 const SIMS = [
   ['bist-o-yek', 2, {}], ['bist-o-yek', 6, RULES.bistA], ['bist-o-yek', 9, {}],
   ['hokm', 2, RULES.hokmA], ['hokm', 3, RULES.hokmA], ['hokm', 4, RULES.hokmB],
   ['bluff', 4, RULES.bluffA], ['bluff', 6, RULES.bluffA],
+  ['pasur', 2, {}], ['pasur', 3, RULES.pasurA], ['pasur', 4, { four_player_mode: 'individual', tie_break_eligibility: 'tied_only' }],
 ];
 SIMS.forEach(([game, players, rules], n) => {
   test(`views of a simulated ${game} hand, ${players} players, equal the replayer's at every step`, { skip: !REPLAYER && 'the replayer is not built' }, async () => {

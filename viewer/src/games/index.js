@@ -10,6 +10,7 @@ import * as bistOYek from './bist-o-yek.js';
 import * as hokm from './hokm.js';
 import * as bluff from './bluff.js';
 import * as shelem from './shelem.js';
+import * as pasur from './pasur.js';
 import { dealerText } from './text.js';
 import { parseStrict } from '../verify/json.js';
 import { verifyBundleSync } from '../verify/bundle.js';
@@ -20,6 +21,7 @@ export const MODELS = {
   hokm,
   bluff,
   shelem,
+  pasur,
 };
 
 export const SUPPORTED_GAMES = Object.keys(MODELS);
