@@ -14,6 +14,7 @@ mod crash;
 mod damaged;
 mod disputes;
 mod errors;
+mod game_shelem;
 mod games;
 mod harness;
 mod health;
