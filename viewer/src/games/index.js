@@ -9,6 +9,7 @@
 import * as bistOYek from './bist-o-yek.js';
 import * as hokm from './hokm.js';
 import * as bluff from './bluff.js';
+import * as ghahve from './ghahve.js';
 import * as shelem from './shelem.js';
 import { dealerText } from './text.js';
 import { parseStrict } from '../verify/json.js';
@@ -19,6 +20,7 @@ export const MODELS = {
   'bist-o-yek': bistOYek,
   hokm,
   bluff,
+  ghahve,
   shelem,
 };
 
