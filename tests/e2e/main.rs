@@ -15,6 +15,7 @@ mod damaged;
 mod disputes;
 mod errors;
 mod game_pasur;
+mod game_shelem;
 mod games;
 mod harness;
 mod health;

@@ -350,11 +350,11 @@
   }
   var fromNumH = (n2) => n2 / 2 ** 32 | 0;
   var fromNumL = (n2) => n2 >>> 0;
-  function setU64FromNum(view6, byteOffset, n2, isLE2) {
+  function setU64FromNum(view7, byteOffset, n2, isLE2) {
     const h2 = fromNumH(n2);
     const l = fromNumL(n2);
-    view6.setUint32(byteOffset, isLE2 ? l : h2, isLE2);
-    view6.setUint32(byteOffset + 4, isLE2 ? h2 : l, isLE2);
+    view7.setUint32(byteOffset, isLE2 ? l : h2, isLE2);
+    view7.setUint32(byteOffset + 4, isLE2 ? h2 : l, isLE2);
   }
   var shrSH = (h2, _l, s) => h2 >>> s;
   var shrSL = (h2, l, s) => h2 << 32 - s | l >>> s;
@@ -561,7 +561,7 @@
     update(data) {
       aexists(this);
       abytes(data);
-      const { view: view6, buffer, blockLen } = this;
+      const { view: view7, buffer, blockLen } = this;
       const len = data.length;
       let processed = false;
       for (let pos = 0; pos < len; ) {
@@ -577,7 +577,7 @@
         this.pos += take;
         pos += take;
         if (this.pos === blockLen) {
-          this.process(view6, 0);
+          this.process(view7, 0);
           this.pos = 0;
           processed = true;
         }
@@ -591,18 +591,18 @@
       aexists(this);
       aoutput(out, this);
       this.finished = true;
-      const { buffer, view: view6, blockLen, isLE: isLE2 } = this;
+      const { buffer, view: view7, blockLen, isLE: isLE2 } = this;
       let { pos } = this;
       buffer[pos++] = 128;
       buffer.fill(0, pos);
       if (this.padOffset > blockLen - pos) {
-        this.process(view6, 0);
+        this.process(view7, 0);
         buffer.fill(0);
       }
-      setU64FromNum(view6, blockLen - 8, this.length * 8, isLE2);
-      this.process(view6, 0);
+      setU64FromNum(view7, blockLen - 8, this.length * 8, isLE2);
+      this.process(view7, 0);
       this.roundClean();
-      const oview = out === buffer ? view6 : createView(out);
+      const oview = out === buffer ? view7 : createView(out);
       const len = this.outputLen;
       const outLen = len / 4;
       const state2 = this.get();
@@ -772,9 +772,9 @@
       (to || (to = new this.constructor())).set(...this.get());
       return this._cloneIntoMeta(to);
     }
-    process(view6, offset) {
+    process(view7, offset) {
       for (let i = 0; i < 16; i++, offset += 4)
-        SHA256_W[i] = view6.getUint32(offset, false);
+        SHA256_W[i] = view7.getUint32(offset, false);
       for (let i = 16; i < 64; i++) {
         const W15 = SHA256_W[i - 15];
         const W2 = SHA256_W[i - 2];
@@ -976,10 +976,10 @@
       (to || (to = new this.constructor())).set(...this.get());
       return this._cloneIntoMeta(to);
     }
-    process(view6, offset) {
+    process(view7, offset) {
       for (let i = 0; i < 16; i++, offset += 4) {
-        SHA512_W_H[i] = view6.getUint32(offset);
-        SHA512_W_L[i] = view6.getUint32(offset += 4);
+        SHA512_W_H[i] = view7.getUint32(offset);
+        SHA512_W_L[i] = view7.getUint32(offset += 4);
       }
       for (let i = 16; i < 80; i++) {
         const W15h = SHA512_W_H[i - 15] | 0;
@@ -1277,12 +1277,12 @@
       digits.push(Number(power & _15n));
       power >>= _4n;
     }
-    const table2 = new Array(16);
-    table2[0] = _1n2;
-    table2[1] = d;
+    const table3 = new Array(16);
+    table3[0] = _1n2;
+    table3[1] = d;
     for (let i = 2; i < 16; i++)
-      table2[i] = table2[i - 1] * d % modulo;
-    let p = table2[digits[digits.length - 1]];
+      table3[i] = table3[i - 1] * d % modulo;
+    let p = table3[digits[digits.length - 1]];
     for (let w = digits.length - 2; w >= 0; w--) {
       p = p * p % modulo;
       p = p * p % modulo;
@@ -1290,7 +1290,7 @@
       p = p * p % modulo;
       const digit = digits[w];
       if (digit !== 0)
-        p = p * table2[digit] % modulo;
+        p = p * table3[digit] % modulo;
     }
     return p;
   }
@@ -1935,10 +1935,10 @@
       const W = FW_WINDOW;
       const size = 1 << W;
       const mask = bitMask(W);
-      const table2 = new Array(size);
-      table2[0] = this.ZERO;
+      const table3 = new Array(size);
+      table3[0] = this.ZERO;
       for (let i = 1; i < size; i++)
-        table2[i] = table2[i - 1].add(point);
+        table3[i] = table3[i - 1].add(point);
       const windows = Math.ceil(bits / W);
       let acc = this.ZERO;
       for (let window2 = windows - 1; window2 >= 0; window2--) {
@@ -1946,9 +1946,9 @@
           for (let d = 0; d < W; d++)
             acc = acc.double();
         const digit = Number(n2 >> BigInt(window2 * W) & mask);
-        let sel = table2[0];
+        let sel = table3[0];
         for (let i = 1; i < size; i++)
-          sel = i === digit ? table2[i] : sel;
+          sel = i === digit ? table3[i] : sel;
         acc = acc.add(sel);
       }
       return { p: acc, f: acc };
@@ -2057,8 +2057,8 @@
     const x2 = Fp2.sqr(x);
     const y2 = Fp2.sqr(y);
     const left = Fp2.add(Fp2.mul(CURVE.a, x2), y2);
-    const right3 = Fp2.add(Fp2.ONE, Fp2.mul(CURVE.d, Fp2.mul(x2, y2)));
-    return Fp2.eql(left, right3);
+    const right4 = Fp2.add(Fp2.ONE, Fp2.mul(CURVE.d, Fp2.mul(x2, y2)));
+    return Fp2.eql(left, right4);
   }
   function edwards(params, extraOpts = {}) {
     validateObject(extraOpts, {}, {}, "extraOpts");
@@ -2180,8 +2180,8 @@
         const Z4 = Fp2.sqr(Z22);
         const aX2 = Fp2.mul(X2, a);
         const left = Fp2.mul(Fp2.add(aX2, Y2), Z22);
-        const right3 = Fp2.add(Z4, Fp2.mul(d, Fp2.mul(X2, Y2)));
-        if (!Fp2.eql(left, right3))
+        const right4 = Fp2.add(Z4, Fp2.mul(d, Fp2.mul(X2, Y2)));
+        if (!Fp2.eql(left, right4))
           throw new Error("bad point: equation left != right (1)");
         const XY = Fp2.mul(X, Y);
         const ZT = Fp2.mul(Z2, T);
@@ -4497,7 +4497,7 @@
     };
   }
   var GAME_FA = { "bist-o-yek": "بیست و یک", hokm: "حکم", bluff: "بلوف", shelem: "شلم", ghahve: "قهوه", pasur: "پاسور", "haft-khabis": "هفت خبیث", sheytoonak: "شیطونک" };
-  function dealerText(body, seats, actionText6, shuffleText6, endText6) {
+  function dealerText(body, seats, actionText7, shuffleText7, endText7) {
     switch (body.type) {
       case "hand_started":
         return {
@@ -4509,8 +4509,8 @@
         return { en: `${w.en} adds a seed to shuffle ${body.shuffle}`, fa: `${w.fa} دانه‌ای به بُر ${faNum(body.shuffle)} افزود` };
       }
       case "shuffled":
-        if (shuffleText6) {
-          const t2 = shuffleText6(body, seats);
+        if (shuffleText7) {
+          const t2 = shuffleText7(body, seats);
           if (t2) return t2;
         }
         return {
@@ -4520,13 +4520,13 @@
       case "shuffle_committed":
         return { en: `The dealer commits to shuffle ${body.shuffle}`, fa: `تعهد بُر ${faNum(body.shuffle)} منتشر شد` };
       case "action":
-        return actionText6(body, seats);
+        return actionText7(body, seats);
       case "private_action": {
         const w = body.actor === "service" ? { en: "The service", fa: "سرویس" } : seatName(seats, body.actor.seat);
         return { en: `${w.en} makes a secret choice`, fa: `${w.fa} انتخابی پنهان کرد` };
       }
       case "hand_ended": {
-        const t2 = endText6 ? endText6(body.outcome, seats) : null;
+        const t2 = endText7 ? endText7(body.outcome, seats) : null;
         return t2 ? { en: `The hand is over: ${t2.en}`, fa: `دست تمام شد: ${t2.fa}` } : { en: "The hand is over", fa: "دست تمام شد" };
       }
       case "abandoned":
@@ -5450,28 +5450,313 @@
     };
   }
 
-  // src/games/shelem.js
-  var shelem_exports = {};
-  __export(shelem_exports, {
+  // src/games/ghahve.js
+  var ghahve_exports = {};
+  __export(ghahve_exports, {
     actionText: () => actionText4,
     endText: () => endText4,
     evolve: () => evolve4,
-    evolvePrivate: () => evolvePrivate,
     init: () => init4,
     shuffleText: () => shuffleText4,
     view: () => view4
   });
+  var DRAW_PILE2 = Z.pile(0);
+  var DRAWN2 = Z.table;
+  var MAX_SCORE2 = 1e5;
+  var SEATS = 4;
+  var clone2 = (v) => JSON.parse(JSON.stringify(v));
+  var place2 = (s, t2) => Math.max(0, t2.indexOf(s));
+  var plus2 = (s, k, t2) => t2.length ? t2[(place2(s, t2) + k) % Math.max(1, t2.length)] : s;
+  var right3 = (s, t2) => plus2(s, 1, t2);
+  var teamOf = (seat2, t2) => place2(seat2, t2) % 2 === 1 ? 1 : 0;
+  function init4(start2) {
+    const m = start2.match_state;
+    const dealer = m.dealer ?? null;
+    return {
+      rules: start2.rules,
+      now: clone2(m),
+      zones: new Zones(),
+      shuffles: 0,
+      phase: { name: "await_shuffle", reason: dealer !== null ? "deal" : "draw" },
+      dealer,
+      draw_seats: [],
+      deck_len: 0,
+      cut: 0,
+      bids: new Array(SEATS).fill(null),
+      contracts: null,
+      commitment: null,
+      buys: 0,
+      declined: [],
+      leader: dealer !== null ? right3(dealer, m.seating) : 0,
+      won: new Array(SEATS).fill(0),
+      bj_played: false,
+      cj_released: false,
+      failed: [],
+      gained: [0, 0]
+    };
+  }
+  var table2 = (s) => s.now.seating;
+  var add3 = (v, i, p) => {
+    if (i < v.length) v[i] = Math.max(-MAX_SCORE2, Math.min(v[i] + p, MAX_SCORE2));
+  };
+  function swapHands(s) {
+    const t2 = [...table2(s)];
+    for (let i = 0; i < SEATS; i++) {
+      for (const p of [...s.zones.cards(Z.hand(i))]) s.zones.moveCard(Z.hand(i), p.r, Z.pile(1 + i), p.seen);
+    }
+    for (let i = 0; i < SEATS; i++) {
+      const to = right3(i, t2);
+      for (const p of [...s.zones.cards(Z.pile(1 + i))]) s.zones.moveCard(Z.pile(1 + i), p.r, Z.hand(to), seenAnd(p.seen, to));
+    }
+  }
+  function evolve4(s, e, order) {
+    switch (e.type) {
+      case "shuffled":
+        if (order) s.zones.install(e.reason === "draw" ? DRAW_PILE2 : Z.stock, e.shuffle, order, NOBODY);
+        if (e.reason === "deal") {
+          s.deck_len = e.cards;
+          s.cut = 0;
+        }
+        s.shuffles = e.shuffle + 1;
+        break;
+      case "draw_card":
+        s.zones.moveCard(DRAW_PILE2, e.card.card, DRAWN2, EVERYONE);
+        s.draw_seats.push(e.seat);
+        break;
+      case "reseated":
+        s.now.seating = [...e.seating];
+        break;
+      case "dealer_set":
+        s.dealer = e.seat;
+        s.now.dealer = e.seat;
+        s.leader = right3(e.seat, table2(s));
+        break;
+      case "cut_applied":
+        s.zones.moveTop(Z.stock, e.k, Z.stock, NOBODY);
+        s.cut = e.k;
+        break;
+      case "dealt":
+        for (const r of e.cards) s.zones.moveCard(Z.stock, r, Z.hand(e.seat), seenBy(e.seat));
+        break;
+      case "bid_made":
+        if (e.seat < SEATS) s.bids[e.seat] = e.n;
+        break;
+      case "contracts_set":
+        s.contracts = [e.team0, e.team1];
+        s.commitment = null;
+        s.declined = [];
+        break;
+      case "buy_declared":
+        s.commitment = { team: teamOf(e.seat, table2(s)), required: e.required };
+        s.buys += 1;
+        break;
+      case "buy_declined":
+        s.declined.push(e.seat);
+        break;
+      case "hands_swapped":
+        swapHands(s);
+        s.bids = s.bids.map(() => null);
+        s.declined = [];
+        break;
+      case "played":
+        s.zones.moveCard(Z.hand(e.seat), e.card.card, Z.trick, EVERYONE);
+        if (e.card.face === "BJ") s.bj_played = true;
+        break;
+      case "joker_released":
+        s.cj_released = true;
+        break;
+      case "trick_won":
+        s.zones.moveAll(Z.trick, Z.won(e.seat), EVERYONE);
+        if (e.seat < s.won.length) s.won[e.seat] += 1;
+        s.leader = e.seat;
+        break;
+      case "hand_scored":
+        add3(s.now.scores, e.team, e.points);
+        add3(s.gained, e.team, e.points);
+        break;
+      case "penalty_awarded":
+        add3(s.now.scores, e.team, e.points);
+        add3(s.gained, e.team, e.points);
+        if (e.fails) {
+          const off = teamOf(e.offender, table2(s));
+          if (!s.failed.includes(off)) s.failed.push(off);
+        }
+        break;
+      case "dealer_passed":
+        s.now.dealer = e.to;
+        break;
+      case "dealer_stays":
+        s.now.dealer = e.seat;
+        break;
+      case "match_won":
+        s.now.over = true;
+        s.now.winner = e.team;
+        break;
+      case "phase":
+        s.phase = e.phase;
+        break;
+      default:
+        break;
+    }
+  }
+  var tricksPlayed = (s) => s.won.reduce((a, w) => a + w, 0);
+  var toPlay2 = (s) => plus2(s.leader, s.zones.len(Z.trick), table2(s));
+  var biddingOrder = (s) => [1, 2, 3, 4].map((o) => plus2(s.dealer ?? 0, o % SEATS, table2(s)));
+  function mainActor2(s) {
+    switch (s.phase.name) {
+      case "awaiting_cut":
+        return s.dealer === null ? null : plus2(s.dealer, 3, table2(s));
+      case "bidding":
+        return biddingOrder(s).find((x) => s.bids[x] === null) ?? null;
+      case "buy_window":
+        return biddingOrder(s).find((x) => teamOf(x, table2(s)) === s.phase.team && !s.declined.includes(x)) ?? null;
+      case "playing":
+        return toPlay2(s);
+      default:
+        return null;
+    }
+  }
+  function toAct4(s) {
+    if (s.phase.name === "await_shuffle") return [];
+    const out = [];
+    const m = mainActor2(s);
+    if (m !== null) out.push({ seat: m });
+    if (!s.now.over && s.phase.name !== "hand_over" && s.rules.cheating_penalty !== "none") out.push("service");
+    return out;
+  }
+  function teamTricks(s) {
+    const v = [0, 0];
+    s.won.forEach((w, i) => {
+      v[teamOf(i, table2(s))] += w;
+    });
+    return v;
+  }
+  function view4(s, viewer = "all") {
+    const drawnCards = s.zones.zoneView(DRAWN2, viewer);
+    return {
+      viewer: viewerJson(viewer),
+      seats: s.now.seats,
+      phase: s.phase,
+      to_act: toAct4(s),
+      awaiting_shuffle: s.phase.name === "await_shuffle",
+      dealer: s.dealer,
+      trump: "S",
+      cut: s.cut,
+      bids: [...s.bids],
+      contracts: s.contracts ? [...s.contracts] : null,
+      commitment: s.commitment ? { ...s.commitment } : null,
+      buys: s.buys,
+      leader: s.leader,
+      trick_no: tricksPlayed(s) + 1,
+      tricks_won: [...s.won],
+      team_tricks: teamTricks(s),
+      bj_played: s.bj_played,
+      cj_released: s.cj_released,
+      trick: s.zones.zoneView(Z.trick, viewer),
+      drawn: s.draw_seats.slice(0, drawnCards.length).map((seat2, i) => ({ seat: seat2, card: drawnCards[i] })),
+      match: clone2(s.now),
+      zones: s.zones.view(viewer)
+    };
+  }
+  var TEAM_FA = (t2) => `تیم ${faNum(t2)}`;
+  function actionText4(body, seats) {
+    const a = body.action;
+    const who2 = body.actor === "service" ? { en: "The service", fa: "سرویس" } : seatName(seats, body.actor.seat);
+    const eff = (t2) => body.effects.filter((e) => e.type === t2);
+    const contracts = () => {
+      const c = eff("contracts_set")[0];
+      if (!c) return { en: "", fa: "" };
+      const offer = eff("buy_offered")[0];
+      return {
+        en: `; contracts: team 0 ${c.team0}, team 1 ${c.team1}${offer ? `; team ${offer.team} may buy (must then bid ${offer.required})` : ""}`,
+        fa: `؛ تعهد تیم‌ها: ${TEAM_FA(0)} ${faNum(c.team0)}، ${TEAM_FA(1)} ${faNum(c.team1)}${offer ? `؛ ${TEAM_FA(offer.team)} می‌تواند دست را بخرد (با تعهد ${faNum(offer.required)})` : ""}`
+      };
+    };
+    switch (a.type) {
+      case "cut":
+        return { en: `${who2.en} cuts the deck at ${a.k}`, fa: `${who2.fa} دسته را از ${faNum(a.k)} کپ کرد` };
+      case "bid": {
+        const c = contracts();
+        return { en: `${who2.en} bids ${a.n} tricks${c.en}`, fa: `${who2.fa} ${faNum(a.n)} دست خواند${c.fa}` };
+      }
+      case "buy":
+        return { en: `${who2.en} buys the other team's hands: everyone passes his hand to the right`, fa: `${who2.fa} دست حریف را خرید: هر کس دستش را به نفر سمت راست داد` };
+      case "decline_buy":
+        return { en: `${who2.en} does not buy`, fa: `${who2.fa} نخرید` };
+      case "play": {
+        const p = eff("played")[0];
+        const won = eff("trick_won")[0];
+        let en = p ? `${who2.en} plays the ${cardEn(p.card.face)}` : `${who2.en} plays`;
+        let fa2 = p ? `${who2.fa} ${cardFa(p.card.face)} بازی کرد` : `${who2.fa} بازی کرد`;
+        if (eff("joker_released").length) {
+          en += "; the coloured joker may now be played";
+          fa2 += "؛ ژوکر رنگی آزاد شد";
+        }
+        if (won) {
+          const w = seatName(seats, won.seat);
+          en += `; ${w.en} takes trick ${won.index}`;
+          fa2 += `؛ دست ${faNum(won.index)} را ${w.fa} برد`;
+        }
+        for (const h2 of eff("hand_scored")) {
+          en += `; team ${h2.team}: contract ${h2.contract}, ${h2.tricks} tricks, ${h2.points} points`;
+          fa2 += `؛ ${TEAM_FA(h2.team)}: تعهد ${faNum(h2.contract)}، ${faNum(h2.tricks)} دست، ${faNum(h2.points)} امتیاز`;
+        }
+        const mw = eff("match_won")[0];
+        if (mw) {
+          en += `; team ${mw.team} wins the match`;
+          fa2 += `؛ ${TEAM_FA(mw.team)} بازی را برد`;
+        }
+        return { en, fa: fa2 };
+      }
+      case "award_cheating_penalty":
+        return { en: `${who2.en} awards a cheating penalty against seat ${a.offender}`, fa: `${who2.fa} جریمه تقلب برای صندلی ${faNum(a.offender)} داد` };
+      default:
+        return { en: `${who2.en}: ${a.type}`, fa: `${who2.fa}: ${a.type}` };
+    }
+  }
+  function shuffleText4(body, seats) {
+    if (body.reason === "draw") {
+      const draws = body.effects.filter((e) => e.type === "draw_card");
+      const d = body.effects.find((e) => e.type === "dealer_set");
+      const w = d ? seatName(seats, d.seat) : null;
+      return {
+        en: `Cards are drawn for the first dealer: ${draws.map((x) => `seat ${x.seat} ${x.card.face}`).join(", ")}${w ? `; ${w.en} deals` : ""}`,
+        fa: `برای پاسور برگ کشیدند: ${draws.map((x) => `صندلی ${faNum(x.seat)} ${cardFa(x.card.face)}`).join("، ")}${w ? `؛ ${w.fa} پاسور شد` : ""}`
+      };
+    }
+    return { en: `The deck is shuffled for the deal (${body.cards} cards, shuffle ${body.shuffle})`, fa: `دسته برای پخش بُر خورد (${faNum(body.cards)} برگ)` };
+  }
+  function endText4(o) {
+    if (!o || !Array.isArray(o.teams) || o.teams.length !== 2) return null;
+    const [a, b] = o.teams;
+    return {
+      en: `team 0 ${a.points} (contract ${a.contract}, ${a.tricks} tricks), team 1 ${b.points} (contract ${b.contract}, ${b.tricks} tricks)`,
+      fa: `${TEAM_FA(0)} ${faNum(a.points)} (تعهد ${faNum(a.contract)}، ${faNum(a.tricks)} دست)، ${TEAM_FA(1)} ${faNum(b.points)} (تعهد ${faNum(b.contract)}، ${faNum(b.tricks)} دست)`
+    };
+  }
+
+  // src/games/shelem.js
+  var shelem_exports = {};
+  __export(shelem_exports, {
+    actionText: () => actionText5,
+    endText: () => endText5,
+    evolve: () => evolve5,
+    evolvePrivate: () => evolvePrivate,
+    init: () => init5,
+    shuffleText: () => shuffleText5,
+    view: () => view5
+  });
   var WIDOW = Z.pile(0);
   var pileZone = (seat2, pile) => Z.pile(seat2 * 3 + pile);
-  var clone2 = (v) => JSON.parse(JSON.stringify(v));
+  var clone3 = (v) => JSON.parse(JSON.stringify(v));
   var team = (seat2, n2) => n2 === 4 ? seat2 % 2 : seat2 % 2;
-  function init4(start2) {
+  function init5(start2) {
     const m = start2.match_state;
     const n2 = m.seats;
     return {
       rules: start2.rules,
       n: n2,
-      now: clone2(m),
+      now: clone3(m),
       zones: new Zones(),
       phase: { name: "await_shuffle" },
       dealer: m.dealer,
@@ -5486,7 +5771,7 @@
       row: null
     };
   }
-  function evolve4(s, e, order) {
+  function evolve5(s, e, order) {
     switch (e.type) {
       case "shuffled":
         if (order) s.zones.install(Z.stock, e.shuffle, order, NOBODY);
@@ -5544,8 +5829,8 @@
         break;
       case "hand_scored":
         s.now.totals = [...e.row.total];
-        s.now.sheet.push(clone2(e.row));
-        s.row = clone2(e.row);
+        s.now.sheet.push(clone3(e.row));
+        s.row = clone3(e.row);
         break;
       case "match_won":
         s.now.over = true;
@@ -5564,10 +5849,10 @@
   function evolvePrivate(s, body, opening) {
     if (!opening || opening.action?.type !== "lay_away" || body.actor === "service") return;
     const seat2 = body.actor.seat;
-    evolve4(s, { type: "laid_away", seat: seat2, cards: opening.action.cards }, null);
-    evolve4(s, { type: "phase", phase: { name: "playing" } }, null);
+    evolve5(s, { type: "laid_away", seat: seat2, cards: opening.action.cards }, null);
+    evolve5(s, { type: "phase", phase: { name: "playing" } }, null);
   }
-  function mainActor2(s) {
+  function mainActor3(s) {
     switch (s.phase.name) {
       case "awaiting_cut":
         return (s.dealer + s.n - 1) % s.n;
@@ -5584,11 +5869,11 @@
     for (let i = s.calls.length - 1; i >= 0; i--) if (s.calls[i].bid !== null) return [s.calls[i].seat, s.calls[i].bid];
     return null;
   }
-  function view4(s, viewer = "all") {
-    const m = s.phase.name === "await_shuffle" ? null : mainActor2(s);
-    const teamTricks = [0, 0];
+  function view5(s, viewer = "all") {
+    const m = s.phase.name === "await_shuffle" ? null : mainActor3(s);
+    const teamTricks2 = [0, 0];
     s.won.forEach((w, i) => {
-      teamTricks[team(i, s.n)] += w;
+      teamTricks2[team(i, s.n)] += w;
     });
     const piles = s.n === 2 ? [0, 1].map((seat2) => [1, 2, 3].map((p) => {
       const v = s.zones.zoneView(pileZone(seat2, p), viewer);
@@ -5602,7 +5887,7 @@
       awaiting_shuffle: s.phase.name === "await_shuffle",
       dealer: s.dealer,
       cut: s.cut,
-      calls: clone2(s.calls),
+      calls: clone3(s.calls),
       high: high(s),
       hakem: s.hakem,
       contract: s.contract,
@@ -5611,12 +5896,12 @@
       trick: s.zones.zoneView(Z.trick, viewer),
       trick_seats: [...s.trick_seats],
       tricks_won: [...s.won],
-      team_tricks: teamTricks,
+      team_tricks: teamTricks2,
       widow: s.zones.zoneView(WIDOW, viewer),
       laid_away: s.zones.zoneView(Z.discard, viewer),
       piles,
-      row: s.row === null ? null : clone2(s.row),
-      match: clone2(s.now),
+      row: s.row === null ? null : clone3(s.row),
+      match: clone3(s.now),
       zones: s.zones.view(viewer)
     };
   }
@@ -5627,7 +5912,7 @@
     shelem: { en: "shelem", fa: "شلم" },
     passed_out: { en: "passed out", fa: "همه پاس" }
   };
-  function actionText4(body, seats) {
+  function actionText5(body, seats) {
     const a = body.action;
     const who2 = body.actor === "service" ? { en: "The service", fa: "سرویس" } : seatName(seats, body.actor.seat);
     const eff = (t2) => body.effects.filter((e) => e.type === t2);
@@ -5679,10 +5964,10 @@
     }
     return out;
   }
-  function shuffleText4(body) {
+  function shuffleText5(body) {
     return { en: `The deck is shuffled for the deal (${body.cards} cards)`, fa: `دسته برای پخش بُر خورد (${faNum(body.cards)} برگ)` };
   }
-  function endText4(o) {
+  function endText5(o) {
     const row = o?.row;
     if (!row) return null;
     const k = OUTCOME[row.outcome] ?? { en: row.outcome, fa: row.outcome };
@@ -5696,19 +5981,19 @@
   // src/games/pasur.js
   var pasur_exports = {};
   __export(pasur_exports, {
-    actionText: () => actionText5,
-    endText: () => endText5,
-    evolve: () => evolve5,
-    init: () => init5,
-    shuffleText: () => shuffleText5,
-    view: () => view5
+    actionText: () => actionText6,
+    endText: () => endText6,
+    evolve: () => evolve6,
+    init: () => init6,
+    shuffleText: () => shuffleText6,
+    view: () => view6
   });
-  var MAX_SCORE2 = 1e5;
-  var clone3 = (v) => JSON.parse(JSON.stringify(v));
+  var MAX_SCORE3 = 1e5;
+  var clone4 = (v) => JSON.parse(JSON.stringify(v));
   var sideCount = (rules, n2) => n2 === 4 && (rules?.four_player_mode ?? "partnership") === "partnership" ? 2 : n2;
   var sideOf2 = (seat2, n2, sides2) => sides2 < n2 && sides2 > 0 ? seat2 % sides2 : seat2;
   var deals = (n2) => n2 === 2 ? 6 : n2 === 3 ? 4 : 3;
-  function init5(start2) {
+  function init6(start2) {
     const m = start2.match_state;
     const n2 = m.seats;
     const sides2 = sideCount(start2.rules, n2);
@@ -5716,7 +6001,7 @@
       rules: start2.rules,
       n: n2,
       sides: sides2,
-      now: clone3(m),
+      now: clone4(m),
       zones: new Zones(),
       shuffles: 0,
       phase: { name: "await_shuffle" },
@@ -5730,7 +6015,7 @@
       scored: []
     };
   }
-  function evolve5(s, e, order) {
+  function evolve6(s, e, order) {
     switch (e.type) {
       case "shuffled":
         if (order) s.zones.install(Z.stock, e.shuffle, order, NOBODY);
@@ -5744,18 +6029,18 @@
         for (const c of e.cards) s.zones.moveCard(Z.stock, c.card, Z.table, EVERYONE);
         break;
       case "table_jack_replaced": {
-        const table2 = s.zones.list(Z.table);
-        const slot = Math.max(0, table2.findIndex((p) => p.r.shuffle === e.jack.card.shuffle && p.r.pos === e.jack.card.pos));
+        const table3 = s.zones.list(Z.table);
+        const slot = Math.max(0, table3.findIndex((p) => p.r.shuffle === e.jack.card.shuffle && p.r.pos === e.jack.card.pos));
         const stock = s.zones.list(Z.stock);
         const ri = stock.findIndex((p) => p.r.shuffle === e.replacement.card.shuffle && p.r.pos === e.replacement.card.pos);
         if (ri >= 0) {
           const [rep] = stock.splice(ri, 1);
           rep.seen = EVERYONE;
-          table2.splice(slot, 0, rep);
+          table3.splice(slot, 0, rep);
         }
-        const ji = table2.findIndex((p) => p.r.shuffle === e.jack.card.shuffle && p.r.pos === e.jack.card.pos);
+        const ji = table3.findIndex((p) => p.r.shuffle === e.jack.card.shuffle && p.r.pos === e.jack.card.pos);
         if (ji >= 0) {
-          const [jack] = table2.splice(ji, 1);
+          const [jack] = table3.splice(ji, 1);
           jack.seen = EVERYONE;
           stock.splice(Math.min(e.at, stock.length), 0, jack);
         }
@@ -5782,9 +6067,9 @@
       }
       case "hand_scored":
         for (const x of e.sides) {
-          if (x.side < s.now.scores.length) s.now.scores[x.side] = Math.min(s.now.scores[x.side] + x.points, MAX_SCORE2);
+          if (x.side < s.now.scores.length) s.now.scores[x.side] = Math.min(s.now.scores[x.side] + x.points, MAX_SCORE3);
         }
-        s.scored = clone3(e.sides);
+        s.scored = clone4(e.sides);
         break;
       case "tied_at_top":
         s.now.eligible = [...e.sides];
@@ -5804,23 +6089,23 @@
         break;
     }
   }
-  function toAct4(s) {
+  function toAct5(s) {
     if (s.phase.name === "playing" && !s.now.over) return [{ seat: s.turn }];
     return [];
   }
   function matchJson(m) {
-    const out = clone3(m);
+    const out = clone4(m);
     if (!out.eligible || out.eligible.length === 0) delete out.eligible;
     return out;
   }
-  function view5(s, viewer = "all") {
+  function view6(s, viewer = "all") {
     const seats = [...Array(s.n).keys()];
     const v = {
       viewer: viewerJson(viewer),
       seats: s.n,
       sides: [...Array(s.sides).keys()].map((side) => seats.filter((x) => sideOf2(x, s.n, s.sides) === side)),
       phase: s.phase,
-      to_act: toAct4(s),
+      to_act: toAct5(s),
       awaiting_shuffle: s.phase.name === "await_shuffle",
       dealer: s.dealer,
       turn: s.turn,
@@ -5835,14 +6120,14 @@
       sur_marks: s.sur_marks.map((m) => ({ ...m })),
       last_capturer: s.last_capturer
     };
-    if (s.scored.length) v.scored = clone3(s.scored);
+    if (s.scored.length) v.scored = clone4(s.scored);
     v.match = matchJson(s.now);
     v.zones = s.zones.view(viewer);
     return v;
   }
   var listEn = (cs) => cs.map((c) => cardEn(c.face)).join(", ");
   var listFa = (cs) => cs.map((c) => cardFa(c.face)).join("، ");
-  function actionText5(body, seats) {
+  function actionText6(body, seats) {
     const who2 = body.actor === "service" ? { en: "The service", fa: "سرویس" } : seatName(seats, body.actor.seat);
     const p = body.effects.find((e) => e.type === "played");
     if (!p) return { en: `${who2.en}: ${body.action.type}`, fa: `${who2.fa}: ${body.action.type}` };
@@ -5873,7 +6158,7 @@
     }
     return { en, fa: fa2 };
   }
-  function shuffleText5(body) {
+  function shuffleText6(body) {
     const t2 = body.effects.find((e) => e.type === "table_dealt");
     const jacks = body.effects.filter((e) => e.type === "table_jack_replaced");
     let en = `The deck is shuffled and dealt (${body.cards} cards)`;
@@ -5888,7 +6173,7 @@
     }
     return { en, fa: fa2 };
   }
-  function endText5(o) {
+  function endText6(o) {
     if (!o || !Array.isArray(o.sides)) return null;
     const en = o.sides.map((x) => `side ${x.side} ${x.points} points${x.surs ? ` (${x.surs} sur)` : ""}`).join(", ");
     const fa2 = o.sides.map((x) => `تیم ${faNum(x.side)} ${faNum(x.points)} امتیاز${x.surs ? ` (${faNum(x.surs)} سور)` : ""}`).join("، ");
@@ -5900,6 +6185,7 @@
     "bist-o-yek": bist_o_yek_exports,
     hokm: hokm_exports,
     bluff: bluff_exports,
+    ghahve: ghahve_exports,
     shelem: shelem_exports,
     pasur: pasur_exports
   };
@@ -6375,20 +6661,20 @@
     return lang === "fa" ? `جای ${num("fa", s)}` : `seat ${s}`;
   };
   var TEAM_LETTERS = ["A", "B", "C", "D"];
-  var TEAM_FA = ["الف", "ب", "ج", "د"];
+  var TEAM_FA2 = ["الف", "ب", "ج", "د"];
   function hokmSides(n2, seating, players) {
     const order = Array.isArray(seating) && seating.length === n2 ? seating : [...Array(n2).keys()];
     if (n2 === 4) {
       return [0, 1].map((side) => {
-        const seats = order.filter((_, place3) => place3 % 2 === side);
+        const seats = order.filter((_, place4) => place4 % 2 === side);
         return {
           side,
           seats,
           label: {
             en: `Team ${TEAM_LETTERS[side]} (${seats.map((s) => seatLabel(players, s, "en")).join(" & ")})`,
-            fa: `تیم ${TEAM_FA[side]} (${seats.map((s) => seatLabel(players, s, "fa")).join(" و ")})`
+            fa: `تیم ${TEAM_FA2[side]} (${seats.map((s) => seatLabel(players, s, "fa")).join(" و ")})`
           },
-          short: { en: `Team ${TEAM_LETTERS[side]}`, fa: `تیم ${TEAM_FA[side]}` }
+          short: { en: `Team ${TEAM_LETTERS[side]}`, fa: `تیم ${TEAM_FA2[side]}` }
         };
       });
     }
@@ -6413,7 +6699,7 @@
     executioner: { en: "Executioner", fa: "جلاد" },
     thief: { en: "Thief", fa: "دزد" }
   };
-  var place2 = (i, lang) => lang === "fa" ? `${num("fa", i)}.` : `${i}.`;
+  var place3 = (i, lang) => lang === "fa" ? `${num("fa", i)}.` : `${i}.`;
   function resultOf2(game, body, players, seating) {
     if (!body) return null;
     if (body.type === "abandoned") {
@@ -6454,7 +6740,7 @@
       const title = (s, l) => BLUFF_TITLES[o.titles[s]]?.[l] ?? String(o.titles[s] ?? "");
       return {
         title: both((l) => l === "fa" ? `${seatLabel(players, king, "fa")} شاه شد؛ ${seatLabel(players, thief, "fa")} دزد است` : `${seatLabel(players, king, "en")} is King; ${seatLabel(players, thief, "en")} is the Thief`),
-        lines: o.order.map((s, i) => both((l) => `${place2(i + 1, l)} ${seatLabel(players, s, l)}: ${title(s, l)}`)),
+        lines: o.order.map((s, i) => both((l) => `${place3(i + 1, l)} ${seatLabel(players, s, l)}: ${title(s, l)}`)),
         winners: [king]
       };
     }
@@ -6497,7 +6783,7 @@
     if (lang === "fa") return name ? `${name} (جای ${fa(s)})` : `جای ${fa(s)}`;
     return name ? `${name} (seat ${s})` : `Seat ${s}`;
   }
-  function facesOf(view6) {
+  function facesOf(view7) {
     const out = /* @__PURE__ */ new Map();
     const walk = (v) => {
       if (Array.isArray(v)) return v.forEach(walk);
@@ -6506,11 +6792,11 @@
       if (ref2 && typeof ref2 === "object" && "shuffle" in ref2 && typeof v.face === "string") out.set(`${ref2.shuffle}:${ref2.pos}`, v.face);
       for (const x of Object.values(v)) if (x && typeof x === "object") walk(x);
     };
-    walk(view6);
+    walk(view7);
     return out;
   }
-  function cardsNamed(refs, view6, lang) {
-    const faces = facesOf(view6);
+  function cardsNamed(refs, view7, lang) {
+    const faces = facesOf(view7);
     const names = (refs || []).map((r) => {
       const f = r && faces.get(`${r.shuffle}:${r.pos}`);
       return f ? cardName(f, lang) : null;
@@ -6533,7 +6819,7 @@
     const offender = who({ seat: aw.offender }, players, E ? "en" : "fa");
     return E ? `A club official's penalty ruling counts in the match before this hand (dispute ${a.dispute}, ruling entry ${a.seq}): ${name} (${aw.section}) against ${offender}, ${aw.points} point(s) to ${gainers}; the hand starts from the score with it added.` : `پیش از این دست، رأی جریمهٔ داور باشگاه در مسابقه به حساب می‌آید (اختلاف ${a.dispute}، ثبت ${fa(a.seq)}): ${name} (${aw.section}) برای ${offender}، ${fa(aw.points)} امتیاز به ${gainers}؛ دست از امتیازی آغاز می‌شود که این به آن افزوده شده است.`;
   }
-  function action(game, a, view6, lang) {
+  function action(game, a, view7, lang) {
     const t2 = a?.type;
     const E = lang === "en";
     switch (t2) {
@@ -6598,7 +6884,7 @@
       case "decline_peek":
         return E ? "declines to peek" : "نگاه نمی‌کند";
       case "play": {
-        const c = cardsNamed([a.card], view6, lang);
+        const c = cardsNamed([a.card], view7, lang);
         return E ? `plays ${c ?? "a card"}` : `${c ?? "یک کارت"} بازی می‌کند`;
       }
       case "continue_for_bam":
@@ -6638,12 +6924,12 @@
     });
     return lang === "fa" ? ` نتیجه: ${parts.join("، ")}` : ` Result: ${parts.join(", ")}.`;
   }
-  function describe(record, { game, players, view: view6 } = {}) {
+  function describe(record, { game, players, view: view7 } = {}) {
     const out = {};
-    for (const lang of ["en", "fa"]) out[lang] = describeIn(record, { game, players, view: view6 }, lang);
+    for (const lang of ["en", "fa"]) out[lang] = describeIn(record, { game, players, view: view7 }, lang);
     return out;
   }
-  function describeIn(record, { game, players, view: view6 }, lang) {
+  function describeIn(record, { game, players, view: view7 }, lang) {
     const ev = record?.event ?? record;
     const b = ev?.body ?? {};
     const E = lang === "en";
@@ -6663,7 +6949,7 @@
         return E ? `Shuffle ${b.shuffle} is used: ${b.cards} cards in a committed order${m}.` : `بُرزدن ${fa(b.shuffle)} به کار می‌رود: ${fa(b.cards)} کارت به ترتیبی که از پیش تعهد شده${m}.`;
       }
       case "action":
-        return `${who(b.actor, players, lang)} ${action(game, b.action, view6, lang)}.`.replace(/^(.)/, (c) => c);
+        return `${who(b.actor, players, lang)} ${action(game, b.action, view7, lang)}.`.replace(/^(.)/, (c) => c);
       case "private_action":
         return E ? `${who(b.actor, players, "en")} makes a private choice (${b.public?.type ?? "hidden"}), committed now and opened at the end.` : `${who(b.actor, players, "fa")} انتخابی پنهان می‌کند که اکنون تعهد و در پایان گشوده می‌شود.`;
       case "hand_ended": {
@@ -6793,24 +7079,24 @@
     const centerCards = [...zoneCards(v.zones, "table"), ...zoneCards(v.zones, "trick")].map((c) => ({ ...cardOf(c), up: true }));
     return { seats, center: [], centerCards, phase: v.phase?.name ?? (typeof v.phase === "string" ? v.phase : null) };
   }
-  function modelOf(game, view6, t2, ctx = {}) {
-    if (!view6 || typeof view6 !== "object") return null;
+  function modelOf(game, view7, t2, ctx = {}) {
+    if (!view7 || typeof view7 !== "object") return null;
     const c = { players: [], lang: t2.rtl ? "fa" : "en", trick: null, ...ctx };
-    if (game === "bist-o-yek") return bistModel(view6, t2);
-    if (game === "hokm") return hokmModel(view6, t2, c);
-    if (game === "bluff") return bluffModel(view6, t2, c);
-    return zonesModel(view6);
+    if (game === "bist-o-yek") return bistModel(view7, t2);
+    if (game === "hokm") return hokmModel(view7, t2, c);
+    if (game === "bluff") return bluffModel(view7, t2, c);
+    return zonesModel(view7);
   }
-  function drawTable({ game, view: view6, players = [], lang = "en", me = null, trick = null, unproven = null, result = null, onHideResult = null }) {
+  function drawTable({ game, view: view7, players = [], lang = "en", me = null, trick = null, unproven = null, result = null, onHideResult = null }) {
     const t2 = STRINGS[lang];
-    const m = modelOf(game, view6, t2, { trick, players, lang });
+    const m = modelOf(game, view7, t2, { trick, players, lang });
     if (!m) return h("div.table.empty", t2.views_none);
     const n2 = m.seats.length;
     const order = m.order ?? [...Array(n2).keys()];
     const bottom = me !== null && order.includes(me) ? order.indexOf(me) : 0;
-    const table2 = h("div.table" + (unproven ? ".unproven" : ""), { role: "group", "aria-label": lang === "fa" ? "میز" : "the table", dataset: { game, seats: String(n2), unproven: unproven ? "true" : "false" } });
+    const table3 = h("div.table" + (unproven ? ".unproven" : ""), { role: "group", "aria-label": lang === "fa" ? "میز" : "the table", dataset: { game, seats: String(n2), unproven: unproven ? "true" : "false" } });
     const felt = h("div.felt");
-    table2.append(felt);
+    table3.append(felt);
     const name = (s) => players[s] ? iso(players[s]) : t2.seat(s);
     for (const s of m.seats) {
       const p = (order.indexOf(s.seat) - bottom + n2) % n2;
@@ -6867,7 +7153,7 @@
       h("div.direction", { "aria-hidden": "true", title: lang === "fa" ? "جهت بازی" : "direction of play" }, "↺")
     );
     felt.append(center);
-    if (unproven) table2.prepend(h("p.unproven-note", { role: "note" }, "⚠ ", unproven));
+    if (unproven) table3.prepend(h("p.unproven-note", { role: "note" }, "⚠ ", unproven));
     if (result) {
       felt.append(h(
         "section.result",
@@ -6877,7 +7163,7 @@
         onHideResult ? h("button.hide-result", { type: "button", onclick: onHideResult }, t2.hide_result) : null
       ));
     }
-    return table2;
+    return table3;
   }
 
   // src/ui/panel.js
@@ -7158,11 +7444,11 @@
   function expandViews(views) {
     if (!views || views.encoding !== "first+json-patch" || !views.count) return [];
     const steps = [{ step: 0, view: views.first }];
-    let view6 = views.first;
+    let view7 = views.first;
     const patches = Array.isArray(views.patches) ? views.patches : [];
     for (let i = 1; i < views.count && i - 1 < patches.length; i++) {
-      view6 = applyPatch(view6, patches[i - 1]);
-      steps.push({ step: i, view: view6 });
+      view7 = applyPatch(view7, patches[i - 1]);
+      steps.push({ step: i, view: view7 });
     }
     return steps;
   }
@@ -7367,10 +7653,10 @@
     };
     state.hands = [h0];
     state.match = null;
-    const place3 = readPlace();
-    const at = place3.step === null ? -1 : h0.steps.findIndex((s) => s.seq === place3.step);
+    const place4 = readPlace();
+    const at = place4.step === null ? -1 : h0.steps.findIndex((s) => s.seq === place4.step);
     state.stepIdx = at >= 0 ? at : resultIndex(h0.steps);
-    if (Number.isInteger(place3.as)) state.watch = place3.as;
+    if (Number.isInteger(place4.as)) state.watch = place4.as;
     state.loading = false;
     render();
     if (hand.table_id) {
@@ -7848,16 +8134,16 @@
     const v = verdictOf(hand);
     const bad = isUnproven(v, i);
     const badSeq = v.badFrom === null ? null : hand.steps[v.badFrom]?.seq ?? null;
-    const { view: view6, watching } = viewAt(hand, i);
+    const { view: view7, watching } = viewAt(hand, i);
     const me = watching === "seat" || watching === "after" ? state.watch : hand.viewer === "seat" ? viewerSeat(step?.view?.viewer) : null;
     const ended = endedBy(hand.steps, i);
-    const result = ended && !state.resultHidden ? resultOf2(hand.game, ended.body, hand.players, view6?.match?.seating ?? hand.steps[ended.index]?.view?.match?.seating) : null;
+    const result = ended && !state.resultHidden ? resultOf2(hand.game, ended.body, hand.players, view7?.match?.seating ?? hand.steps[ended.index]?.view?.match?.seating) : null;
     const unprovenText = bad ? v.badFrom === 0 && v.problem?.seq === null ? T.unproven_table_all : T.unproven_table(badSeq) : null;
     let board;
-    if (view6) {
+    if (view7) {
       board = drawTable({
         game: hand.game,
-        view: view6,
+        view: view7,
         players: hand.players,
         lang: state.lang,
         me,
@@ -8003,9 +8289,9 @@
     render();
   }
   async function start() {
-    const place3 = readPlace();
-    if (place3.lang) state.lang = place3.lang;
-    if (Number.isInteger(place3.as)) state.watch = place3.as;
+    const place4 = readPlace();
+    if (place4.lang) state.lang = place4.lang;
+    if (Number.isInteger(place4.as)) state.watch = place4.as;
     applyLang();
     const embedded = document.getElementById("embedded-data");
     const served = /^https?:$/.test(location.protocol) && /^\/hands\/([^/]+)$/.exec(location.pathname);
@@ -8016,9 +8302,9 @@
       try {
         const data = readEmbedded(JSON.parse(embedded.textContent));
         await openFile(data.file, data.native);
-        state.handIdx = place3.hand !== null ? Math.min(Math.max(place3.hand - 1, 0), state.hands.length - 1) : 0;
+        state.handIdx = place4.hand !== null ? Math.min(Math.max(place4.hand - 1, 0), state.hands.length - 1) : 0;
         const hand = current();
-        const i = place3.step !== null ? hand.steps.findIndex((s) => s.seq === place3.step) : -1;
+        const i = place4.step !== null ? hand.steps.findIndex((s) => s.seq === place4.step) : -1;
         state.stepIdx = i >= 0 ? i : resultIndex(hand.steps);
       } catch (e) {
         state.error = e.message;

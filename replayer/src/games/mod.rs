@@ -2,6 +2,7 @@
 
 pub mod bist_o_yek;
 pub mod bluff;
+pub mod ghahve;
 pub mod hokm;
 pub mod pasur;
 pub mod shelem;
@@ -11,6 +12,7 @@ use crate::engine::{DynGame, Engine, GameId, SetupError};
 
 static BIST_O_YEK: Engine<bist_o_yek::BistOYek> = Engine::new();
 static BLUFF: Engine<bluff::Bluff> = Engine::new();
+static GHAHVE: Engine<ghahve::Ghahve> = Engine::new();
 static HOKM: Engine<hokm::Hokm> = Engine::new();
 static SHELEM: Engine<shelem::Shelem> = Engine::new();
 static PASUR: Engine<pasur::Pasur> = Engine::new();
@@ -21,6 +23,7 @@ pub fn registry(game: GameId) -> Result<&'static dyn DynGame, SetupError> {
     match game {
         GameId::BistOYek => Ok(&BIST_O_YEK),
         GameId::Bluff => Ok(&BLUFF),
+        GameId::Ghahve => Ok(&GHAHVE),
         GameId::Hokm => Ok(&HOKM),
         GameId::Shelem => Ok(&SHELEM),
         GameId::Pasur => Ok(&PASUR),

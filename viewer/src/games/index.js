@@ -9,6 +9,7 @@
 import * as bistOYek from './bist-o-yek.js';
 import * as hokm from './hokm.js';
 import * as bluff from './bluff.js';
+import * as ghahve from './ghahve.js';
 import * as shelem from './shelem.js';
 import * as pasur from './pasur.js';
 import { dealerText } from './text.js';
@@ -20,6 +21,7 @@ export const MODELS = {
   'bist-o-yek': bistOYek,
   hokm,
   bluff,
+  ghahve,
   shelem,
   pasur,
 };
