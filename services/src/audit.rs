@@ -18,6 +18,7 @@
 //! token or a key secret: only ids, rule names and public match states.
 
 mod clublog;
+mod clublog_records;
 
 use std::collections::HashSet;
 
@@ -202,6 +203,7 @@ pub async fn audit_club(svc: &Service, club: &str) -> Result<Report, AuditError>
         audit_table(svc, table, &opts, &mut report).await?;
     }
     clublog::audit_log(svc, club, &mut report).await?;
+    clublog_records::audit_log_records(svc, club, &mut report).await?;
     Ok(report)
 }
 
