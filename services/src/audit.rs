@@ -19,6 +19,7 @@
 
 mod clublog;
 mod records;
+mod clublog_records;
 
 use std::collections::HashSet;
 
@@ -207,6 +208,7 @@ pub async fn audit_club(svc: &Service, club: &str) -> Result<Report, AuditError>
         .problems
         .extend(records::idempotency(svc, club).await?);
     clublog::audit_log(svc, club, &mut report).await?;
+    clublog_records::audit_log_records(svc, club, &mut report).await?;
     Ok(report)
 }
 

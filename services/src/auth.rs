@@ -38,7 +38,7 @@ use std::pin::Pin;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use actix_web::{dev::Payload, http::header, web, FromRequest, HttpRequest};
+use actix_web::{dev::Payload, http::header, web, FromRequest, HttpMessage, HttpRequest};
 use replayer::engine::SeatIndex;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
@@ -424,11 +424,79 @@ pub(crate) fn bearer(req: &HttpRequest) -> Option<String> {
         .then(|| token.trim().to_string())
 }
 
+/// Whether a path is served to anyone, without a token: the health and metrics routes,
+/// the OpenAPI description, the service's keys, `POST /v1/verify`, the clubs' logs and the
+/// replay page. Every other route authenticates its caller.
+pub(crate) fn is_public(path: &str) -> bool {
+    !path.starts_with("/v1/")
+        || matches!(path, "/v1/verify" | "/v1/openapi.json" | "/v1/keys")
+        || path.starts_with("/v1/clubs/")
+}
+
+/// The credentials of a request, taken when its extractors start and checked first when
+/// something else about it is wrong (its body, its query): a caller who is not
+/// authenticated learns `401` and nothing about what the route would make of the rest
+/// (issue 29). Checking them costs nothing on the way of a good request.
+pub(crate) struct Gate {
+    svc: Option<web::Data<Service>>,
+    token: Option<String>,
+    public: bool,
+}
+
+impl Gate {
+    /// The gate of `req`'s route and credentials.
+    pub(crate) fn of(req: &HttpRequest) -> Gate {
+        Gate {
+            svc: req.app_data::<web::Data<Service>>().cloned(),
+            token: bearer(req),
+            public: is_public(req.path()),
+        }
+    }
+
+    /// The caller, when the route authenticates one and the token is an API key or a seat
+    /// token that authenticates; `Ok(None)` for a public route or a share link's token
+    /// that is valid (which routes it reads is its extractor's to say); `401` else.
+    pub(crate) async fn caller(self) -> ApiResult<Option<Caller>> {
+        if self.public {
+            return Ok(None);
+        }
+        let svc = self
+            .svc
+            .ok_or_else(|| ApiError::internal("service state missing"))?;
+        let token = self.token.ok_or_else(|| {
+            ApiError::new(
+                Code::Unauthorized,
+                "send an API key or seat token as Authorization: Bearer <token>",
+            )
+        })?;
+        if token.starts_with("sh_") {
+            crate::shares::authenticate(&svc, &token).await?;
+            return Ok(None);
+        }
+        authenticate(&svc, &token)
+            .await?
+            .map(Some)
+            .ok_or_else(|| ApiError::new(Code::Unauthorized, "the token is not valid"))
+    }
+
+    /// `err`, unless the credentials fail first: then their error.
+    pub(crate) async fn first(self, err: ApiError) -> ApiError {
+        match self.caller().await {
+            Err(e) => e,
+            Ok(_) => err,
+        }
+    }
+}
+
 impl FromRequest for Caller {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = ApiResult<Caller>>>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        // Authenticated already by the route's gate (a request with a query).
+        if let Some(caller) = req.extensions().get::<Caller>().cloned() {
+            return Box::pin(async move { Ok(caller) });
+        }
         let svc = req.app_data::<web::Data<Service>>().cloned();
         let token = bearer(req);
         Box::pin(async move {

@@ -63,6 +63,10 @@ pub enum LogError {
     /// A proof could not be computed.
     #[error("proof: {0}")]
     Proof(#[from] tlog::ProofError),
+    /// The stored log does not agree with itself or with its signed checkpoint (a tile,
+    /// a proof, the club's order): the text names what, and nothing from it is served.
+    #[error("{0}")]
+    Damaged(String),
     /// A stored event cannot be a leaf (its hash or seq is malformed).
     #[error("event {hand}#{seq}: {why}")]
     BadEvent {
@@ -95,7 +99,7 @@ pub fn event_leaf(club: &str, salt: &HandSalt, ev: &EventRow) -> Result<LeafEntr
 }
 
 /// [`event_leaf`] from the event's hand, seq and hash (all a leaf holds of it).
-fn leaf_of(
+pub fn leaf_of(
     club: &str,
     salt: &HandSalt,
     hand: &str,
@@ -355,18 +359,28 @@ pub async fn hand_log_proof(
     let last = store
         .list_events(club, hand, row.next_seq.saturating_sub(1), 1)
         .await?;
-    let Some(gid) = last.first().and_then(|e| e.gid) else {
-        return Ok(ProofOutcome::NotYet);
+    let Some(ev) = last.first() else {
+        return not_yet(store, club).await;
     };
-    if gid >= cp.size {
-        return Ok(ProofOutcome::NotYet);
-    }
+    let Some(gid) = ev.gid.filter(|g| *g < cp.size) else {
+        return not_yet(store, club).await;
+    };
     let (index, size) = (
         u64::try_from(gid).unwrap_or(0),
         u64::try_from(cp.size).unwrap_or(0),
     );
     let origin = Checkpoint::parse_unverified(&cp.note)?.origin;
     let proof = inclusion(store, club, index, size).await?;
+    // Never a proof that does not lead to the signed root: the leaf is recomputed from
+    // the stored event, the path from the stored tiles; either damaged is named.
+    let salt = hand_salt(&svc.seal, club, hand);
+    let leaf = leaf_of(club, &salt, hand, ev.seq, &ev.hash)?;
+    if tlog::verify_inclusion(&leaf.leaf_hash(), index, size, &proof, &Hash(cp.root)).is_err() {
+        return Err(LogError::Damaged(format!(
+            "the inclusion proof of leaf {index} (event {} of hand {hand}), computed from the stored tiles, does not lead to the root of the signed checkpoint of size {size}: the hand's event or the log's tiles were changed after it was logged",
+            ev.seq
+        )));
+    }
     Ok(ProofOutcome::Proof(Box::new((
         tlog::HandLogProof::new(
             origin.as_str(),
@@ -406,6 +420,143 @@ pub async fn bundle_log_proof(
         },
         signer,
     )))
+}
+
+/// A hand's last event is not under a checkpoint: not yet, unless the club's order is
+/// damaged (then it never will be, and the damage is named).
+async fn not_yet(store: &dyn Store, club: &str) -> Result<ProofOutcome, LogError> {
+    match store.club_order_damage(club).await? {
+        Some(why) => Err(LogError::Damaged(why)),
+        None => Ok(ProofOutcome::NotYet),
+    }
+}
+
+/// The hashes a tile or entry bundle stands for: a hash tile's own, an entry bundle's
+/// leaf hashes.
+fn tile_node_hashes(id: &TileId, bytes: &[u8]) -> Option<Vec<Hash>> {
+    match id.kind {
+        TileKind::Hashes(_) => tlog::tile::tile_hashes(bytes, id.width),
+        TileKind::Entries => tlog::tile::decode_entry_bundle(bytes, id.width)
+            .ok()
+            .map(|e| e.iter().map(|e| tlog::leaf_hash(e)).collect()),
+    }
+}
+
+/// Checks a stored tile or entry bundle against the signed checkpoint (`size`, `root`)
+/// before it is served: its hashes, grouped into the complete subtrees they make (one for
+/// a full tile, one per bit of a partial tile's width), must each be a node of the signed
+/// tree, proven by the path above it, read from the other stored tiles. A tile changed
+/// behind the store's back (a flipped byte) does not lead to the root: it is named, never
+/// served.
+pub async fn check_tile(
+    store: &dyn Store,
+    club: &str,
+    id: &TileId,
+    bytes: &[u8],
+    size: u64,
+    root: &Hash,
+) -> Result<(), LogError> {
+    let damaged = || {
+        LogError::Damaged(format!(
+            "stored tile {} does not agree with the signed checkpoint of size {size}: changed after it was published",
+            id.path()
+        ))
+    };
+    let hashes = tile_node_hashes(id, bytes).ok_or_else(damaged)?;
+    let base_level: u32 = match id.kind {
+        TileKind::Hashes(l) => 8 * u32::from(l),
+        TileKind::Entries => 0,
+    };
+    // The complete subtrees the tile's hashes make, left to right: (level, index, hash).
+    let mut nodes = Vec::new();
+    let mut at = 0usize;
+    let width = usize::from(id.width);
+    for bit in (0..=8u32).rev() {
+        let n = 1usize << bit;
+        if width & n == 0 {
+            continue;
+        }
+        let Some(chunk) = hashes.get(at..at + n) else {
+            return Err(damaged());
+        };
+        let first = id.index * 256 + at as u64;
+        nodes.push((base_level + bit, first >> bit, tlog::root_of(chunk)));
+        at += n;
+    }
+    let paths = with_tiles(store, club, |r| {
+        let reader = TileHashReader::new(r, size);
+        nodes
+            .iter()
+            .map(|(level, index, _)| {
+                let leaf = index.checked_shl(*level).unwrap_or(u64::MAX);
+                Ok(tlog::inclusion_proof(&reader, leaf, size)?)
+            })
+            .collect::<Result<Vec<_>, LogError>>()
+    })
+    .await;
+    let paths = match paths {
+        Ok(p) => p,
+        Err(LogError::Store(e)) => return Err(e.into()),
+        Err(_) => return Err(damaged()),
+    };
+    for ((level, index, hash), path) in nodes.iter().zip(paths) {
+        let above = path
+            .get(usize::try_from(*level).unwrap_or(usize::MAX)..)
+            .ok_or_else(damaged)?;
+        let width = size.div_ceil(1u64 << level);
+        tlog::verify_inclusion(hash, *index, width, above, root).map_err(|_| damaged())?;
+    }
+    Ok(())
+}
+
+/// The signed note of the club's checkpoint of `size` (`GET …/log/checkpoints/{size}`):
+/// the stored one, or, for a size up to the latest checkpoint's whose row is not stored
+/// (never published, or lost), one signed now by the current key over the root that the
+/// stored tiles give at that size, once a consistency proof from it to the latest signed
+/// checkpoint verifies. Ed25519 signatures are deterministic: a lost note comes back byte
+/// for byte while its key is the current one. `Ok(None)` past the latest size or at 0.
+pub async fn checkpoint_note(
+    svc: &Service,
+    club: &str,
+    size: i64,
+) -> Result<Option<(String, bool)>, LogError> {
+    let store = svc.store.as_ref();
+    if let Some(cp) = store.checkpoint_at(club, size).await? {
+        return Ok(Some((cp.note, true)));
+    }
+    let Some(latest) = store.latest_checkpoint(club).await? else {
+        return Ok(None);
+    };
+    if size <= 0 || size >= latest.size {
+        return Ok(None);
+    }
+    let (old, new) = (
+        u64::try_from(size).unwrap_or(0),
+        u64::try_from(latest.size).unwrap_or(0),
+    );
+    let computed = with_tiles(store, club, |r| {
+        let reader = TileHashReader::new(r, new);
+        let old_root = tlog::tree_root(&reader, old)?;
+        let proof = tlog::consistency_proof(&reader, old, new)?;
+        Ok((old_root, proof))
+    })
+    .await;
+    let damaged = || {
+        LogError::Damaged(format!(
+            "the stored tiles give no root at size {size} consistent with the signed checkpoint of size {new}: the log's tiles were changed after they were published"
+        ))
+    };
+    let (old_root, proof) = match computed {
+        Ok(c) => c,
+        Err(LogError::Store(e)) => return Err(e.into()),
+        Err(_) => return Err(damaged()),
+    };
+    tlog::verify_consistency(old, new, &proof, &old_root, &Hash(latest.root))
+        .map_err(|_| damaged())?;
+    let (origin, signer) = log_signer(svc.keys.current(), &svc.log_base, club)?;
+    let note = Checkpoint::new(origin, old, old_root).sign(&signer)?;
+    tracing::warn!(club_id = %club, size, "no stored checkpoint of this size: served one signed again from the tiles (if it was published, its row is lost: the audit names it)");
+    Ok(Some((note, false)))
 }
 
 /// What [`hand_log_proof`] found.

@@ -159,6 +159,18 @@ pub struct ServeArgs {
     #[arg(long, env = "AUDIT_MAX_LARGE_BODIES", default_value_t = 4)]
     pub max_large_bodies: usize,
 
+    /// Bodies above 64 KiB one client (one peer address) may send at once, at most; past
+    /// it its next one gets `503 busy`, so that one client's slow uploads cannot hold the
+    /// whole budget.
+    #[arg(long, env = "AUDIT_MAX_LARGE_BODIES_PER_CLIENT", default_value_t = crate::limits::DEFAULT_PER_CLIENT)]
+    pub max_large_bodies_per_client: usize,
+
+    /// Open connections one client (one peer address) may hold at once, at most
+    /// (default: an eighth of `--max-connections`); a connection past it is closed at
+    /// once, so that one client's slow request heads cannot fill the connection cap.
+    #[arg(long, env = "AUDIT_MAX_CONNECTIONS_PER_CLIENT")]
+    pub max_connections_per_client: Option<usize>,
+
     /// MiB of large bodies received at once, at most (by declared size, 16 MiB for a body
     /// that declares none).
     #[arg(long, env = "AUDIT_LARGE_BODY_BUDGET_MIB", default_value_t = 64)]

@@ -318,6 +318,21 @@ impl SealKey {
     }
 }
 
+/// Refuses a weak Ed25519 public key for `field` (an official's, a seat's): one of small
+/// order (`VerifyingKey::is_weak`), under which signatures that anyone can forge verify
+/// (for the identity point, any signature with `R` of small order and `s = 0`). `400
+/// weak_public_key` names the field.
+pub fn refuse_weak(key: &PublicKey, field: &str) -> Result<(), crate::api::errors::ApiError> {
+    if key.0.is_weak() {
+        return Err(crate::api::errors::ApiError::new(
+            crate::api::errors::Code::WeakPublicKey,
+            format!("{field} is a point of small order: anyone could forge signatures that verify under it; use a key made by an Ed25519 key generator"),
+        )
+        .with("field", field));
+    }
+    Ok(())
+}
+
 /// Associated data of a sealed server seed: `club | hand | shuffle`.
 pub fn seed_aad(club: &str, hand: &str, shuffle: u32) -> Vec<u8> {
     format!("persian-cards/server-seed/v1|{club}|{hand}|{shuffle}").into_bytes()

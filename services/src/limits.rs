@@ -8,10 +8,16 @@
 //! `POST /v1/verify` takes one) first takes room from a budget shared by the process: a
 //! count of large bodies and a total of their declared sizes. When either is spent the
 //! request is answered at once with `503 busy` and `Retry-After`, before any of its body is
-//! read. The connection cap itself is actix-web's (`max_connections`, per worker), and the
+//! read. One client (one peer address) may have at most `--max-large-bodies-per-client`
+//! (default 1) of them in flight: past it, its next one is `503 busy` too, so slow uploads
+//! from one client never hold the budget that every other client needs (behind a proxy
+//! that hides the clients' addresses, the proxy is one client: cap there). The connection
+//! cap itself is actix-web's (`max_connections`, per worker), and the
 //! head deadline is its `client_request_timeout`.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use actix_web::dev::Payload;
@@ -23,6 +29,9 @@ use futures_util::StreamExt;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::api::errors::{ApiError, Code};
+
+/// Large bodies one client may send at once unless `--max-large-bodies-per-client` says.
+pub const DEFAULT_PER_CLIENT: usize = 1;
 
 /// Unit of the large-body byte budget: one permit per started KiB.
 const KIB: usize = 1024;
@@ -42,6 +51,30 @@ pub struct BodyLimits {
     budget_kib: usize,
     /// The budget's count (for the error message).
     max_large: usize,
+    /// Large bodies one client (one peer address) may have in flight at once: slow uploads
+    /// from one client cannot hold the whole budget (issue 29).
+    per_client: usize,
+    /// Large bodies in flight per peer address.
+    clients: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+/// A client's place among the large bodies in flight; given back when dropped.
+#[derive(Debug)]
+struct ClientSlot {
+    ip: IpAddr,
+    clients: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+impl Drop for ClientSlot {
+    fn drop(&mut self) {
+        let mut m = self.clients.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(n) = m.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                m.remove(&self.ip);
+            }
+        }
+    }
 }
 
 /// Room taken in the large-body budget; given back when dropped.
@@ -49,10 +82,12 @@ pub struct BodyLimits {
 pub struct LargeBody {
     _count: OwnedSemaphorePermit,
     _bytes: OwnedSemaphorePermit,
+    _client: Option<ClientSlot>,
 }
 
 impl BodyLimits {
-    /// Limits allowing `max_large` large bodies totalling at most `budget_bytes` at once.
+    /// Limits allowing `max_large` large bodies totalling at most `budget_bytes` at once,
+    /// [`DEFAULT_PER_CLIENT`] of them from one client.
     pub fn new(
         deadline: Duration,
         large_above: usize,
@@ -67,7 +102,30 @@ impl BodyLimits {
             bytes: Arc::new(Semaphore::new(budget_kib)),
             budget_kib,
             max_large: max_large.max(1),
+            per_client: DEFAULT_PER_CLIENT,
+            clients: Arc::default(),
         }
+    }
+
+    /// The same limits with at most `n` (at least 1) large bodies from one client at once.
+    pub fn with_per_client(mut self, n: usize) -> Self {
+        self.per_client = n.max(1);
+        self
+    }
+
+    /// Takes a place for one more large body of the client at `ip`, or `None` when it has
+    /// its share in flight already.
+    fn client_slot(&self, ip: IpAddr) -> Option<ClientSlot> {
+        let mut m = self.clients.lock().unwrap_or_else(PoisonError::into_inner);
+        let n = m.entry(ip).or_insert(0);
+        if *n >= self.per_client {
+            return None;
+        }
+        *n += 1;
+        Some(ClientSlot {
+            ip,
+            clients: self.clients.clone(),
+        })
     }
 
     /// Takes room for a body of at most `limit` bytes if it may be large (its declared
@@ -96,6 +154,20 @@ impl BodyLimits {
             )
             .with("retry_after_s", 1)
         };
+        // One client's share first: its slow uploads wait for each other, not for everyone.
+        let client = match req.peer_addr() {
+            Some(peer) => Some(self.client_slot(peer.ip()).ok_or_else(|| {
+                ApiError::new(
+                    Code::Busy,
+                    format!(
+                        "this client is already sending {} large bodies, as many as one client may at once; retry when one is done",
+                        self.per_client
+                    ),
+                )
+                .with("retry_after_s", 1)
+            })?),
+            None => None,
+        };
         let count = self.count.clone().try_acquire_owned().map_err(|_| busy())?;
         let bytes = self
             .bytes
@@ -105,6 +177,7 @@ impl BodyLimits {
         Ok(Some(LargeBody {
             _count: count,
             _bytes: bytes,
+            _client: client,
         }))
     }
 

@@ -118,14 +118,20 @@ enum KeysCommand {
 fn init_tracing(serve: bool, json: bool) {
     let default = if serve { "info" } else { "warn" };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    // actix-http's one ERROR line per malformed request is counted, not logged
+    // (`server::StreamErrors`).
+    let registry = tracing_subscriber::registry()
+        .with(filter)
+        .with(services::server::StreamErrors);
+    let fmt = tracing_subscriber::fmt::layer()
         .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
     if json {
-        builder.json().init();
+        registry.with(fmt.json()).init();
     } else {
-        builder.init();
+        registry.with(fmt).init();
     }
 }
 

@@ -348,9 +348,10 @@ pub async fn create(
             .public_key
             .as_deref()
             .map(|k| {
-                PublicKey::from_hex(k)
-                    .map(|k| k.to_hex())
-                    .map_err(|e| invalid(format!("seat {i}: public_key: {e}")))
+                let k = PublicKey::from_hex(k)
+                    .map_err(|e| invalid(format!("seat {i}: public_key: {e}")))?;
+                crate::keys::refuse_weak(&k, &format!("seats[{i}].public_key"))?;
+                Ok::<_, ApiError>(k.to_hex())
             })
             .transpose()?;
         let token = new_token(SEAT_TOKEN_PREFIX, &caller.club_id)?;

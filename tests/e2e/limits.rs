@@ -61,7 +61,20 @@ const DEADLINE_MS: u64 = 8000;
 
 async fn stalled_uploads(env: Env) {
     let deadline = DEADLINE_MS.to_string();
-    let app = TestApp::spawn_with(&env, &["--body-timeout-ms", &deadline]).await;
+    // Every connection here comes from one address: the per-client caps (issue 29,
+    // tests/e2e/holes.rs) are lifted to the global ones, which this test is about.
+    let app = TestApp::spawn_with(
+        &env,
+        &[
+            "--body-timeout-ms",
+            &deadline,
+            "--max-large-bodies-per-client",
+            "4",
+            "--max-connections-per-client",
+            "8192",
+        ],
+    )
+    .await;
     let addr = app.base.trim_start_matches("http://").to_string();
     let (_, admin) = app.create_club("Kish");
     let table = create_table(&app, &admin, 2).await;

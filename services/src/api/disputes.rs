@@ -107,6 +107,10 @@ fn wants_html(req: &HttpRequest, format: Option<&str>) -> ApiResult<bool> {
     }
 }
 
+/// The Content-Security-Policy of the dispute report's HTML page: its one inline style
+/// sheet, nothing else; never framed.
+pub const REPORT_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 /// The dispute's report: the claim, the findings, the rulings and the hand step by step,
 /// in English or Persian, as JSON or HTML.
 #[utoipa::path(get, path = "/v1/disputes/{dispute_id}/report", operation_id = "get_dispute_report", tag = "disputes",
@@ -128,6 +132,14 @@ pub async fn report(
     Ok(if html {
         HttpResponse::Ok()
             .content_type("text/html; charset=utf-8")
+            // The page holds what players and officials wrote: it runs no script, loads
+            // nothing, is framed by no one and sends no referrer (its address names the
+            // dispute).
+            .insert_header((header::CONTENT_SECURITY_POLICY, REPORT_CSP))
+            .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+            .insert_header((header::X_FRAME_OPTIONS, "DENY"))
+            .insert_header((header::REFERRER_POLICY, "no-referrer"))
+            .insert_header((header::CACHE_CONTROL, "private, no-store"))
             .body(report::html(&r))
     } else {
         HttpResponse::Ok().json(r)

@@ -53,6 +53,7 @@ error_codes! {
     InvalidIdempotencyKey => "invalid_idempotency_key", BAD_REQUEST,          "The Idempotency-Key header is invalid";
     BundleUnreadable     => "bundle_unreadable",      BAD_REQUEST,            "The body is not a readable hand bundle";
     InvalidTilePath      => "invalid_tile_path",      BAD_REQUEST,            "The path is not the one spelling C2SP tlog-tiles gives a tile or entry bundle";
+    WeakPublicKey        => "weak_public_key",        BAD_REQUEST,            "The public key is a weak Ed25519 key (a point of small order): anyone can forge signatures that verify under it";
     Unauthorized         => "unauthorized",           UNAUTHORIZED,           "Missing or invalid credentials";
     ShareExpired         => "share_expired",          UNAUTHORIZED,           "The share link has expired: ask the club for a new one";
     ShareRevoked         => "share_revoked",          UNAUTHORIZED,           "The share link was revoked by the club";
@@ -62,6 +63,7 @@ error_codes! {
     SeqConflict          => "seq_conflict",           CONFLICT,               "The hand has moved on: expected_seq is not its next seq";
     HandInProgress       => "hand_in_progress",       CONFLICT,               "A hand is in progress";
     NotInLogYet          => "not_in_log_yet",         CONFLICT,               "The hand's last event is not under a signed checkpoint of its club's log yet: retry in a second";
+    LogDamaged           => "log_damaged",            CONFLICT,               "The club's order of events or its transparency log does not hold together: nothing is proven from it until it is repaired (the audit names the row)";
     HandOver             => "hand_over",              CONFLICT,               "The hand is over";
     MatchOver            => "match_over",             CONFLICT,               "The table's match is over";
     MatchBroken          => "match_broken",           CONFLICT,               "The match cannot go on: its last hand's record is missing or does not verify";
@@ -277,6 +279,10 @@ impl From<StoreError> for ApiError {
                 "a request with this Idempotency-Key was handled concurrently; retry to get its response",
             ),
             StoreError::NotFound(what) => ApiError::not_found(what),
+            StoreError::LogDamaged(why) => {
+                tracing::warn!(damage = %why, "club log damaged: request refused");
+                ApiError::new(Code::LogDamaged, why)
+            }
             StoreError::Unavailable(cause) => {
                 tracing::warn!(cause = %cause, "storage unavailable");
                 ApiError::new(Code::Unavailable, "the storage is unavailable; retry later")
@@ -300,6 +306,10 @@ impl From<crate::clublog::LogError> for ApiError {
     fn from(e: crate::clublog::LogError) -> Self {
         match e {
             crate::clublog::LogError::Store(e) => e.into(),
+            crate::clublog::LogError::Damaged(why) => {
+                tracing::warn!(damage = %why, "club log damaged: request refused");
+                ApiError::new(Code::LogDamaged, why)
+            }
             other => ApiError::internal(other),
         }
     }

@@ -65,7 +65,8 @@ pub async fn key(svc: web::Data<Service>, path: web::Path<String>) -> ApiResult<
 #[utoipa::path(get, path = "/v1/clubs/{club_id}/log/checkpoints/{size}", operation_id = "get_club_log_checkpoint_at", tag = "log",
     params(("club_id" = String, Path), ("size" = u64, Path)),
     responses((status = 200, description = "The checkpoint, text/plain", content_type = "text/plain", body = String),
-        (status = 404, body = Problem, description = "No checkpoint of this size")))]
+        (status = 404, body = Problem, description = "No checkpoint of this size: 0, or beyond the latest"),
+        (status = 409, body = Problem, description = "log_damaged: no stored note, and the stored tiles give no root consistent with the latest checkpoint")))]
 pub async fn checkpoint_at(
     svc: web::Data<Service>,
     path: web::Path<(String, String)>,
@@ -80,15 +81,17 @@ pub async fn checkpoint_at(
     .then(|| size.parse::<i64>().ok())
     .flatten()
     .ok_or_else(|| ApiError::not_found("checkpoint"))?;
-    let cp = svc
-        .store
-        .checkpoint_at(club, size)
+    let (note, stored) = clublog::checkpoint_note(&svc, club, size)
         .await?
         .ok_or_else(|| ApiError::not_found("checkpoint"))?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, "text/plain; charset=utf-8"))
-        .insert_header((header::CACHE_CONTROL, IMMUTABLE))
-        .body(cp.note))
+        // A note signed on request is the same bytes only while its key is current.
+        .insert_header((
+            header::CACHE_CONTROL,
+            if stored { IMMUTABLE } else { "no-cache" },
+        ))
+        .body(note))
 }
 
 /// A tile (`tile/{L}/{N}[.p/{W}]`) or entry bundle (`tile/entries/{N}[.p/{W}]`) of the club
@@ -97,7 +100,8 @@ pub async fn checkpoint_at(
     params(("club_id" = String, Path), ("tile" = String, Path, description = "The rest of the tile path, e.g. `0/x001/234.p/7` or `entries/005`")),
     responses((status = 200, description = "The tile's bytes", content_type = "application/octet-stream", body = Vec<u8>),
         (status = 400, body = Problem, description = "invalid_tile_path"),
-        (status = 404, body = Problem, description = "No such club, or the tile is beyond the latest checkpoint")))]
+        (status = 404, body = Problem, description = "No such club, or the tile is beyond the latest checkpoint"),
+        (status = 409, body = Problem, description = "log_damaged: the stored tile is not a part of the signed tree")))]
 pub async fn tile(
     svc: web::Data<Service>,
     path: web::Path<(String, String)>,
@@ -107,10 +111,9 @@ pub async fn tile(
     let full_path = format!("tile/{rest}");
     let id =
         TileId::parse(&full_path).map_err(|e| ApiError::new(Code::InvalidTilePath, e.reason))?;
-    let size = svc
-        .store
-        .latest_checkpoint(club)
-        .await?
+    let latest = svc.store.latest_checkpoint(club).await?;
+    let size = latest
+        .as_ref()
         .map_or(0, |c| u64::try_from(c.size).unwrap_or(0));
     let in_tree = TileId::in_tree(id.kind, id.index, size).is_some_and(|t| {
         if id.is_full() {
@@ -131,6 +134,19 @@ pub async fn tile(
         }
         Err(e) => return Err(e.into()),
     };
+    // Served only once it is proven a part of the signed tree: a tile changed in the store
+    // is `409 log_damaged`, never served as the log.
+    if let Some(cp) = &latest {
+        clublog::check_tile(
+            svc.store.as_ref(),
+            club,
+            &id,
+            &bytes,
+            size,
+            &replayer::log::Hash(cp.root),
+        )
+        .await?;
+    }
     Ok(HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, "application/octet-stream"))
         .insert_header((
@@ -151,7 +167,7 @@ pub async fn tile(
 #[utoipa::path(get, path = "/v1/hands/{hand_id}/log-proof", operation_id = "get_hand_log_proof", tag = "log",
     params(("hand_id" = String, Path)),
     responses((status = 200, description = "The log proof (format persian-cards/log-proof, version 1), against the checkpoint of its `tree_size`", body = Object),
-        (status = 404, body = Problem), (status = 409, body = Problem, description = "hand_in_progress, not_in_log_yet")),
+        (status = 404, body = Problem), (status = 409, body = Problem, description = "hand_in_progress, not_in_log_yet, log_damaged")),
     security(("bearer" = [])))]
 pub async fn hand_proof(
     svc: web::Data<Service>,

@@ -28,7 +28,7 @@ use actix_web::dev::{Payload, Service as _, ServiceFactory, ServiceRequest, Serv
 use actix_web::error::QueryPayloadError;
 use actix_web::web::{self, Bytes};
 use actix_web::{App, FromRequest, HttpRequest, HttpResponse};
-use futures_util::future::{ready, Either};
+use futures_util::future::Either;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -93,6 +93,8 @@ impl<T: DeserializeOwned + 'static> FromRequest for Post<T> {
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let fut = read_body(req, payload);
+        // The credentials are checked before anything about the body is said.
+        let gate = crate::auth::Gate::of(req);
         let header = req
             .headers()
             .get("Idempotency-Key")
@@ -100,40 +102,59 @@ impl<T: DeserializeOwned + 'static> FromRequest for Post<T> {
         let method = req.method().as_str().to_string();
         let path = req.path().to_string();
         Box::pin(async move {
-            let bytes = fut.await?;
-            let value: Value = if bytes.iter().all(u8::is_ascii_whitespace) {
-                Value::Object(serde_json::Map::new())
-            } else {
-                serde_json::from_slice(&bytes)
-                    .map_err(|e| ApiError::new(Code::InvalidJson, format!("not JSON: {e}")))?
+            let read = async move {
+                let bytes = fut.await?;
+                read_post(&bytes, header, &method, &path)
             };
-            if !value.is_object() {
-                return Err(ApiError::new(
-                    Code::InvalidJson,
-                    "the body must be a JSON object",
-                ));
+            match read.await {
+                Ok(post) => Ok(post),
+                Err(e) => Err(gate.first(e).await),
             }
-            if crate::has_nul(&value) {
-                return Err(ApiError::new(
-                    Code::InvalidJson,
-                    "strings may not contain the NUL character",
-                ));
-            }
-            let header = match header {
-                None => None,
-                Some(Ok(h)) => Some(h),
-                Some(Err(_)) => {
-                    return Err(ApiError::new(
-                        Code::InvalidIdempotencyKey,
-                        "Idempotency-Key must be visible ASCII",
-                    ))
-                }
-            };
-            let idem = IdemKey::parse(header.as_deref(), &method, &path, &value)?;
-            let body = strict::from_value(&value)
-                .map_err(|e| ApiError::new(Code::InvalidJson, e.to_string()))?;
-            Ok(Post { body, idem })
         })
+    }
+}
+
+/// A body's JSON read as [`Post`] takes it: an object (empty body: `{}`), no member twice
+/// in an object at any depth, no NUL, then the Idempotency-Key and the struct.
+fn read_post<T: DeserializeOwned>(
+    bytes: &[u8],
+    header: Option<Result<String, actix_web::http::header::ToStrError>>,
+    method: &str,
+    path: &str,
+) -> ApiResult<Post<T>> {
+    {
+        let value: Value = if bytes.iter().all(u8::is_ascii_whitespace) {
+            Value::Object(serde_json::Map::new())
+        } else {
+            strict::parse_unique(bytes)
+                .map_err(|e| ApiError::new(Code::InvalidJson, format!("not JSON: {e}")))?
+        };
+        if !value.is_object() {
+            return Err(ApiError::new(
+                Code::InvalidJson,
+                "the body must be a JSON object",
+            ));
+        }
+        if crate::has_nul(&value) {
+            return Err(ApiError::new(
+                Code::InvalidJson,
+                "strings may not contain the NUL character",
+            ));
+        }
+        let header = match header {
+            None => None,
+            Some(Ok(h)) => Some(h),
+            Some(Err(_)) => {
+                return Err(ApiError::new(
+                    Code::InvalidIdempotencyKey,
+                    "Idempotency-Key must be visible ASCII",
+                ))
+            }
+        };
+        let idem = IdemKey::parse(header.as_deref(), method, path, &value)?;
+        let body = strict::from_value(&value)
+            .map_err(|e| ApiError::new(Code::InvalidJson, e.to_string()))?;
+        Ok(Post { body, idem })
     }
 }
 
@@ -190,10 +211,47 @@ fn query_error(e: &QueryPayloadError) -> ApiError {
     }
 }
 
-/// A resource whose unmatched methods answer 405 as problem+json, for a route that takes
-/// a query: its handler reads it with `web::Query` of a `deny_unknown_fields` struct.
-fn resource_with_query(path: &str) -> actix_web::Resource {
+/// A resource whose unmatched methods answer 405 as problem+json.
+fn bare_resource(path: &str) -> actix_web::Resource {
     web::resource(path).default_service(web::to(method_not_allowed))
+}
+
+/// A resource whose unmatched methods answer 405 as problem+json, for a route that takes
+/// a query: its handler reads it with `web::Query` of a `deny_unknown_fields` struct. A
+/// request with a query is authenticated first (the caller is kept for the handler), so
+/// that a caller without credentials learns `401`, never what is wrong with the query.
+fn resource_with_query(
+    path: &str,
+) -> actix_web::Resource<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    bare_resource(path).wrap(actix_web::middleware::from_fn(gate_query))
+}
+
+/// [`resource_with_query`]'s gate: a request with a query to a route that authenticates is
+/// authenticated before its handler reads the query.
+async fn gate_query(
+    req: ServiceRequest,
+    next: actix_web::middleware::Next<actix_web::body::BoxBody>,
+) -> Result<ServiceResponse, actix_web::Error> {
+    if req.query_string().is_empty() || crate::auth::is_public(req.path()) {
+        return next.call(req).await;
+    }
+    match crate::auth::Gate::of(req.request()).caller().await {
+        Ok(caller) => {
+            if let Some(caller) = caller {
+                actix_web::HttpMessage::extensions_mut(&req).insert(caller);
+            }
+            next.call(req).await
+        }
+        Err(e) => Ok(req.error_response(e)),
+    }
 }
 
 /// A resource whose unmatched methods answer 405 as problem+json, for a route that takes
@@ -209,10 +267,18 @@ fn resource(
         InitError = (),
     >,
 > {
-    resource_with_query(path).wrap_fn(|req, srv| {
+    bare_resource(path).wrap_fn(|req, srv| {
         match web::Query::<Empty>::from_query(req.query_string()) {
             Ok(_) => Either::Left(srv.call(req)),
-            Err(e) => Either::Right(ready(Ok(req.error_response(query_error(&e))))),
+            Err(e) => {
+                // The credentials first: a caller without them learns `401` only.
+                let gate = crate::auth::Gate::of(req.request());
+                let err = query_error(&e);
+                Either::Right(Box::pin(async move {
+                    let err = gate.first(err).await;
+                    Ok(req.error_response(err))
+                }) as Pin<Box<dyn Future<Output = _>>>)
+            }
         }
     })
 }
@@ -380,7 +446,15 @@ pub fn app(
             let metrics = metrics.clone();
             let fut = srv.call(req);
             async move {
-                let res = fut.await?;
+                let mut res = fut.await?;
+                // No answer is ever to be sniffed as another type (JSON above all).
+                let nosniff = actix_web::http::header::X_CONTENT_TYPE_OPTIONS;
+                if !res.headers().contains_key(&nosniff) {
+                    res.headers_mut().insert(
+                        nosniff,
+                        actix_web::http::header::HeaderValue::from_static("nosniff"),
+                    );
+                }
                 let route = res
                     .request()
                     .match_pattern()

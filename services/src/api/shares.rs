@@ -2,27 +2,35 @@
 
 use actix_web::{web, HttpRequest, HttpResponse};
 
-use super::errors::{ApiResult, Problem};
+use super::errors::{ApiError, ApiResult, Problem};
 use super::Post;
 use crate::auth::Caller;
 use crate::idempotency::idempotent;
 use crate::shares::{self, ShareCreated, ShareList, ShareRequest, ShareView};
 use crate::Service;
 
+/// The address the server is bound to, `http://<ip>:<port>`, set once it is bound
+/// (`server::serve`): what a share link names when `--public-base` is not set.
+#[derive(Clone, Debug, Default)]
+pub struct BoundAddr(pub std::sync::Arc<std::sync::OnceLock<String>>);
+
 /// Where the service's pages are reached, for a link: `--public-base` (scheme-less, the
 /// API root: `cards.example.org/v1` gives `https://cards.example.org`) once it is set,
-/// else the scheme and host the admin's own request came in on.
-fn page_base(svc: &Service, req: &HttpRequest) -> String {
+/// else the address the server is bound to (`http://127.0.0.1:8080`). Never a request's
+/// `Host` or `X-Forwarded-Host`, which the client chooses: a link made from them could
+/// send a player, with the share's token, to any host (issue 29).
+fn page_base(svc: &Service, req: &HttpRequest) -> ApiResult<String> {
     if svc.log_base != crate::clublog::DEFAULT_PUBLIC_BASE {
         let base = svc.log_base.trim_end_matches('/');
         let base = base.strip_suffix("/v1").unwrap_or(base);
         if base.starts_with("http://") || base.starts_with("https://") {
-            return base.to_string();
+            return Ok(base.to_string());
         }
-        return format!("https://{base}");
+        return Ok(format!("https://{base}"));
     }
-    let info = req.connection_info();
-    format!("{}://{}", info.scheme(), info.host())
+    req.app_data::<BoundAddr>()
+        .and_then(|b| b.0.get().cloned())
+        .ok_or_else(|| ApiError::internal("share link: neither --public-base nor a bound address"))
 }
 
 /// Makes a read-only, expiring link to a finished hand's replay page (admin).
@@ -41,7 +49,7 @@ pub async fn create(
     req: Post<ShareRequest>,
 ) -> ApiResult<HttpResponse> {
     let Post { body, idem } = req;
-    let base = page_base(&svc, &http);
+    let base = page_base(&svc, &http)?;
     idempotent(&svc, &caller, idem, |idem| {
         shares::create(&svc, &caller, &path, &body, &base, idem)
     })

@@ -147,6 +147,7 @@ pub async fn register(
     let key = PublicKey::from_hex(&body.public_key).map_err(|e| {
         ApiError::new(Code::InvalidOfficial, format!("public_key: {e}")).with("field", "public_key")
     })?;
+    crate::keys::refuse_weak(&key, "public_key")?;
     let row = OfficialRow {
         club_id: caller.club_id.clone(),
         key_id: key.key_id().0,

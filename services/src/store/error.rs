@@ -51,6 +51,13 @@ pub enum StoreError {
     #[error("storage misconfigured: {0}")]
     Config(String),
 
+    /// The club's order of events (`clubs.next_gid`, `club_log`, PostgreSQL's
+    /// `log_cursors`) or its transparency log does not hold together: the sequencer will
+    /// not order the club's events, and its log proofs are refused, until it is repaired.
+    /// The text names the row and what was expected; it holds ids and numbers only.
+    #[error("club log damaged: {0}")]
+    LogDamaged(String),
+
     /// Anything else: a bug, a broken invariant, data the store cannot decode. The
     /// text is for logs only and never shown to callers.
     #[error("internal storage error: {0}")]

@@ -812,6 +812,21 @@ pub trait Store: Send + Sync {
     /// The clubs whose ordered events go beyond their log's latest checkpoint: the log
     /// builder's scan across clubs, like [`Store::clubs_to_sequence`], not a request's.
     async fn clubs_to_log(&self) -> Result<Vec<String>, StoreError>;
+
+    /// Every stored tile and entry bundle path of the club's log (the audit's view of
+    /// `log_tiles`), sorted.
+    async fn list_log_tile_paths(&self, club_id: &str) -> Result<Vec<String>, StoreError>;
+
+    /// Every stored checkpoint of the club's log, smallest first (the audit's view of
+    /// `log_checkpoints`).
+    async fn list_checkpoints(&self, club_id: &str) -> Result<Vec<CheckpointRow>, StoreError>;
+
+    /// Whether the club's order holds together (`docs/TRANSPARENCY.md` §10): `clubs.next_gid`
+    /// one past the last gid of `club_log`, and on PostgreSQL every hand's cursor
+    /// (`log_cursors.next_seq`) one past its last ordered event. `Some` names the first
+    /// row that does not, and what it should hold; the sequencer refuses such a club
+    /// ([`StoreError::LogDamaged`]).
+    async fn club_order_damage(&self, club_id: &str) -> Result<Option<String>, StoreError>;
 }
 
 /// One ordered event as a leaf of its club's log sees it ([`Store::list_club_leaves`]).
@@ -964,6 +979,21 @@ fn check_key_club(club: &ClubRow, key: &ApiKeyRow) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// The finding for a `next_gid` that is not one past `club_log`'s last gid.
+pub(crate) fn gid_damage(club_id: &str, next_gid: i64, last_gid: Option<i64>) -> String {
+    let want = last_gid.map_or(0, |g| g + 1);
+    let end = last_gid.map_or_else(
+        || "club_log has no row".to_string(),
+        |g| format!("club_log ends at gid {g}"),
+    );
+    let how = if next_gid < want {
+        "set back: the next events would take gids already given"
+    } else {
+        "set forward: the log would wait for ever on the gids skipped"
+    };
+    format!("clubs row {club_id}: next_gid is {next_gid}, expected {want} ({end}): {how}")
+}
+
 /// Events ordered by one call of [`Store::sequence`] at most (one transaction).
 pub const SEQUENCE_BATCH: i64 = 4096;
 
@@ -988,6 +1018,15 @@ pub async fn sequence_all(store: &dyn Store) -> Result<u64, StoreError> {
                         break;
                     }
                 }
+                Err(StoreError::LogDamaged(why)) => {
+                    // Refused until repaired: said once a minute per club, not every pass.
+                    if damage_due(&club) {
+                        tracing::error!(club_id = %club, damage = %why,
+                            "the club's order is damaged: its events are not ordered or logged until it is repaired (audit-service audit names it)");
+                    }
+                    first_error.get_or_insert(StoreError::LogDamaged(why));
+                    break;
+                }
                 Err(e) => {
                     tracing::warn!(club_id = %club, error = %e, "could not order the club's events");
                     first_error.get_or_insert(e);
@@ -999,6 +1038,26 @@ pub async fn sequence_all(store: &dyn Store) -> Result<u64, StoreError> {
     match first_error {
         Some(e) => Err(e),
         None => Ok(total),
+    }
+}
+
+/// Whether a club's damaged order is due to be said again (once a minute per club).
+fn damage_due(club: &str) -> bool {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    use std::time::{Duration, Instant};
+    static SAID: OnceLock<Mutex<HashMap<String, Instant>>> = OnceLock::new();
+    let mut said = SAID
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let now = Instant::now();
+    match said.get(club) {
+        Some(t) if now.duration_since(*t) < Duration::from_secs(60) => false,
+        _ => {
+            said.insert(club.to_string(), now);
+            true
+        }
     }
 }
 
@@ -1022,7 +1081,9 @@ where
             let start = std::time::Instant::now();
             let outcome = sequence_all(store.as_ref()).await;
             if let Err(e) = &outcome {
-                tracing::warn!(error = %e, "sequencer pass failed; retrying next period");
+                if !matches!(e, StoreError::LogDamaged(_)) {
+                    tracing::warn!(error = %e, "sequencer pass failed; retrying next period");
+                }
             }
             on_pass(outcome.as_ref().map(|n| *n), start.elapsed());
         }

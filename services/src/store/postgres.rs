@@ -1629,6 +1629,18 @@ impl Store for PgStore {
     async fn clubs_to_log(&self) -> Result<Vec<String>, StoreError> {
         self.clublog_clubs().await
     }
+
+    async fn list_log_tile_paths(&self, club_id: &str) -> Result<Vec<String>, StoreError> {
+        self.clublog_tile_paths(club_id).await
+    }
+
+    async fn list_checkpoints(&self, club_id: &str) -> Result<Vec<CheckpointRow>, StoreError> {
+        self.clublog_checkpoints(club_id).await
+    }
+
+    async fn club_order_damage(&self, club_id: &str) -> Result<Option<String>, StoreError> {
+        self.clublog_order_damage(club_id).await
+    }
 }
 
 /// A [`HandFilter`]'s time bounds and cursor on the table aliased `t`: they narrow the
@@ -1874,6 +1886,14 @@ async fn sequence_club(pool: &Pool, club_id: &str, max_events: i64) -> Result<u6
         return Ok(0);
     };
     let first: i64 = get(&row, "next_gid")?;
+    // A club whose order does not hold together (its `next_gid` or a hand's cursor
+    // edited behind the store's back) is not ordered on: every gid given from a wrong
+    // `next_gid` would collide or leave a gap, and a wrong cursor would leave events out
+    // of the log or order them twice. The error names the row (docs/TRANSPARENCY.md §10).
+    if let Some(why) = clublog::order_damage(&tx, club_id).await? {
+        let _ = tx.rollback().await;
+        return Err(StoreError::LogDamaged(why));
+    }
     let stmt = tx
         .prepare_cached(
             "WITH c AS ( \

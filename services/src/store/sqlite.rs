@@ -523,7 +523,13 @@ fn insert_key(tx: &Connection, key: &ApiKeyRow) -> Result<(), StoreError> {
 
 /// Takes `n` club-wide event numbers. SQLite has one writer at a time, so an append
 /// orders its own events in its transaction (PostgreSQL leaves it to the sequencer).
+///
+/// A club whose `next_gid` is not one past its order's last gid (edited behind the store's
+/// back) is refused, naming the row: its next gids would collide or leave a gap.
 fn claim_gids(tx: &Connection, club_id: &str, n: i64) -> Result<i64, StoreError> {
+    if let Some(why) = clublog::order_damage(tx, club_id)? {
+        return Err(StoreError::LogDamaged(why));
+    }
     tx.prepare_cached(
         "UPDATE clubs SET next_gid = next_gid + ?2 WHERE club_id = ?1 RETURNING next_gid - ?2",
     )
@@ -1624,6 +1630,18 @@ impl Store for SqliteStore {
 
     async fn clubs_to_log(&self) -> Result<Vec<String>, StoreError> {
         self.clublog_clubs().await
+    }
+
+    async fn list_log_tile_paths(&self, club_id: &str) -> Result<Vec<String>, StoreError> {
+        self.clublog_tile_paths(club_id).await
+    }
+
+    async fn list_checkpoints(&self, club_id: &str) -> Result<Vec<CheckpointRow>, StoreError> {
+        self.clublog_checkpoints(club_id).await
+    }
+
+    async fn club_order_damage(&self, club_id: &str) -> Result<Option<String>, StoreError> {
+        self.clublog_order_damage(club_id).await
     }
 }
 

@@ -696,6 +696,7 @@ fn copy_err(e: &StoreError) -> StoreError {
         StoreError::Unavailable(s) => StoreError::Unavailable(s.clone()),
         StoreError::Config(s) => StoreError::Config(s.clone()),
         StoreError::Internal(s) => StoreError::Internal(s.clone()),
+        StoreError::LogDamaged(s) => StoreError::LogDamaged(s.clone()),
     }
 }
 

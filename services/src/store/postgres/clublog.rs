@@ -164,3 +164,102 @@ impl PgStore {
         rows.iter().map(|r| r.try_get(0).map_err(map_pg)).collect()
     }
 }
+
+/// What [`order_damage`] reads: the club's `next_gid`, the last gid of `club_log`, and the
+/// first hand whose cursor is not one past its last ordered event (with the cursor and
+/// that last seq).
+const ORDER_DAMAGE: &str = "\
+    SELECT c.next_gid, \
+           (SELECT g.gid FROM club_log g WHERE g.club_id = $1 ORDER BY g.gid DESC LIMIT 1) \
+               AS last_gid, \
+           x.hand_id, x.next_seq, \
+           (SELECT max(g.seq) FROM club_log g \
+            WHERE g.club_id = $1 AND g.hand_id = x.hand_id) AS last_seq \
+    FROM clubs c LEFT JOIN LATERAL ( \
+        SELECT l.hand_id, l.next_seq FROM log_cursors l \
+        WHERE l.club_id = $1 \
+          AND ((l.next_seq > 0 AND NOT EXISTS ( \
+                   SELECT 1 FROM club_log g WHERE g.club_id = $1 \
+                     AND g.hand_id = l.hand_id AND g.seq = l.next_seq - 1)) \
+               OR EXISTS ( \
+                   SELECT 1 FROM club_log g WHERE g.club_id = $1 \
+                     AND g.hand_id = l.hand_id AND g.seq = l.next_seq)) \
+        ORDER BY l.hand_id LIMIT 1) x ON true \
+    WHERE c.club_id = $1";
+
+/// Whether the club's order holds together, on a client or in the sequencer's
+/// transaction (under the club's row lock): `Some` names the damage.
+pub(super) async fn order_damage(
+    client: &impl deadpool_postgres::GenericClient,
+    club_id: &str,
+) -> Result<Option<String>, StoreError> {
+    let stmt = client.prepare_cached(ORDER_DAMAGE).await.map_err(map_pg)?;
+    let Some(row) = client.query_opt(&stmt, &[&club_id]).await.map_err(map_pg)? else {
+        return Ok(None);
+    };
+    let next_gid: i64 = row.try_get(0).map_err(map_pg)?;
+    let last_gid: Option<i64> = row.try_get(1).map_err(map_pg)?;
+    let want = last_gid.map_or(0, |g| g + 1);
+    if next_gid != want {
+        return Ok(Some(crate::store::gid_damage(club_id, next_gid, last_gid)));
+    }
+    let hand: Option<String> = row.try_get(2).map_err(map_pg)?;
+    if let Some(hand) = hand {
+        let cursor: i64 = row.try_get(3).map_err(map_pg)?;
+        let last_seq: Option<i64> = row.try_get(4).map_err(map_pg)?;
+        let want = last_seq.map_or(0, |s| s + 1);
+        let how = if cursor > want {
+            format!(
+                "moved forward: events {want} to {} would be left out of the log",
+                cursor - 1
+            )
+        } else {
+            format!(
+                "moved back: events {cursor} to {} would be ordered twice",
+                want - 1
+            )
+        };
+        return Ok(Some(format!(
+            "log_cursors row ({club_id}, {hand}): next_seq is {cursor}, expected {want} (one past the hand's last event in club_log): {how}"
+        )));
+    }
+    Ok(None)
+}
+
+impl PgStore {
+    pub(super) async fn clublog_tile_paths(
+        &self,
+        club_id: &str,
+    ) -> Result<Vec<String>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached("SELECT path FROM log_tiles WHERE club_id = $1 ORDER BY path")
+            .await
+            .map_err(map_pg)?;
+        let rows = client.query(&stmt, &[&club_id]).await.map_err(map_pg)?;
+        rows.iter().map(|r| r.try_get(0).map_err(map_pg)).collect()
+    }
+
+    pub(super) async fn clublog_checkpoints(
+        &self,
+        club_id: &str,
+    ) -> Result<Vec<CheckpointRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "SELECT {CHECKPOINT_COLS} FROM log_checkpoints WHERE club_id = $1 ORDER BY size"
+            ))
+            .await
+            .map_err(map_pg)?;
+        let rows = client.query(&stmt, &[&club_id]).await.map_err(map_pg)?;
+        rows.iter().map(checkpoint_from).collect()
+    }
+
+    pub(super) async fn clublog_order_damage(
+        &self,
+        club_id: &str,
+    ) -> Result<Option<String>, StoreError> {
+        let client = self.client().await?;
+        order_damage(&client, club_id).await
+    }
+}

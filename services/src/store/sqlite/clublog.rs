@@ -157,3 +157,69 @@ impl SqliteStore {
         .await
     }
 }
+
+/// Whether `clubs.next_gid` is one past `club_log`'s last gid: `Some` names the damage.
+/// SQLite has no cursors: an append orders its own events.
+pub(super) fn order_damage(
+    conn: &rusqlite::Connection,
+    club_id: &str,
+) -> Result<Option<String>, StoreError> {
+    let row: Option<(i64, Option<i64>)> = conn
+        .prepare_cached(
+            "SELECT c.next_gid, \
+                    (SELECT g.gid FROM club_log g WHERE g.club_id = ?1 ORDER BY g.gid DESC LIMIT 1) \
+             FROM clubs c WHERE c.club_id = ?1",
+        )
+        .and_then(|mut s| s.query_row(params![club_id], |r| Ok((r.get(0)?, r.get(1)?))).optional())
+        .map_err(map_sqlite)?;
+    Ok(row.and_then(|(next_gid, last_gid)| {
+        (next_gid != last_gid.map_or(0, |g| g + 1))
+            .then(|| crate::store::gid_damage(club_id, next_gid, last_gid))
+    }))
+}
+
+impl SqliteStore {
+    pub(super) async fn clublog_tile_paths(
+        &self,
+        club_id: &str,
+    ) -> Result<Vec<String>, StoreError> {
+        let club_id = club_id.to_owned();
+        self.run(move |conn| {
+            conn.prepare_cached("SELECT path FROM log_tiles WHERE club_id = ?1 ORDER BY path")
+                .and_then(|mut s| {
+                    s.query_map(params![club_id], |r| r.get(0))?
+                        .collect::<rusqlite::Result<Vec<String>>>()
+                })
+                .map_err(map_sqlite)
+        })
+        .await
+    }
+
+    pub(super) async fn clublog_checkpoints(
+        &self,
+        club_id: &str,
+    ) -> Result<Vec<CheckpointRow>, StoreError> {
+        let club_id = club_id.to_owned();
+        self.run(move |conn| {
+            let rows = conn
+                .prepare_cached(&format!(
+                    "SELECT {CHECKPOINT_COLS} FROM log_checkpoints WHERE club_id = ?1 ORDER BY size"
+                ))
+                .and_then(|mut s| {
+                    s.query_map(params![club_id], checkpoint_from)?
+                        .collect::<rusqlite::Result<Vec<_>>>()
+                })
+                .map_err(map_sqlite)?;
+            rows.into_iter().map(to_row).collect()
+        })
+        .await
+    }
+
+    pub(super) async fn clublog_order_damage(
+        &self,
+        club_id: &str,
+    ) -> Result<Option<String>, StoreError> {
+        let club_id = club_id.to_owned();
+        self.run(move |conn| order_damage(conn, &club_id)).await
+    }
+}
