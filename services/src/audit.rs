@@ -18,8 +18,8 @@
 //! token or a key secret: only ids, rule names and public match states.
 
 mod clublog;
-mod records;
 mod clublog_records;
+mod records;
 
 use std::collections::HashSet;
 
