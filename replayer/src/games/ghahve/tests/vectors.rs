@@ -432,7 +432,8 @@ fn match_end_vector_17_7() {
 #[test]
 fn dealer_rotation_vector_17_5() {
     // (hand, dealer, team 0 C/t, team 1 C/t, totals after, next dealer)
-    let rows: [(u8, (u8, u8), (u8, u8), [i64; 2], u8); 5] = [
+    type Row = (u8, (u8, u8), (u8, u8), [i64; 2], u8);
+    let rows: [Row; 5] = [
         (0, (6, 5), (5, 8), [-60, 53], 0),
         (0, (6, 8), (5, 5), [2, 103], 0),
         (0, (7, 10), (4, 3), [75, 63], 1),
