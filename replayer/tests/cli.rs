@@ -596,7 +596,7 @@ fn simulate_an_unknown_game_lists_the_known_games() {
 
 #[test]
 fn simulate_a_game_without_an_engine_says_so() {
-    for game in ["pasur"] {
+    for game in ["pasur", "haft-khabis", "sheytoonak"] {
         let r = run(&["simulate", "--game", game, "--players", "4"]);
         expect_code(&r, 2, game);
         assert!(r.stderr.contains("no rules engine"), "{game}: {r:?}");
