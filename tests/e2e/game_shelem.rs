@@ -83,7 +83,8 @@ fn faces_hidden(view: &Value, seat: u64) {
     for z in view["zones"].as_array().unwrap() {
         let own = (z["zone"] == "hand" && z["of"] == seat)
             || (z["zone"] == "discard" && hakem == Some(seat));
-        if z["zone"] == "hand" && !own || z["zone"] == "discard" && !own {
+        let secret = z["zone"] == "hand" || z["zone"] == "discard";
+        if secret && !own {
             for c in z["cards"].as_array().unwrap() {
                 assert!(c.get("face").is_none(), "seat {seat} sees {z}");
             }

@@ -429,10 +429,12 @@ fn match_end_vector_17_7() {
     assert_eq!(match_winner(&[400, 1001], 1001), Some(1));
 }
 
+/// (dealer, team 0 contract/tricks, team 1 contract/tricks, totals after, next dealer).
+type Row = (u8, (u8, u8), (u8, u8), [i64; 2], u8);
+
 #[test]
 fn dealer_rotation_vector_17_5() {
     // (hand, dealer, team 0 C/t, team 1 C/t, totals after, next dealer)
-    type Row = (u8, (u8, u8), (u8, u8), [i64; 2], u8);
     let rows: [Row; 5] = [
         (0, (6, 5), (5, 8), [-60, 53], 0),
         (0, (6, 8), (5, 5), [2, 103], 0),
