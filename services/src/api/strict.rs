@@ -260,6 +260,77 @@ impl<'de> VariantAccess<'de> for Strict<'de> {
     }
 }
 
+/// Parses a JSON text as [`serde_json::from_slice`] does into a [`Value`], except that an
+/// object that names a member twice, at any depth, is refused (`serde_json` keeps the
+/// last): a body that says two things is not read as one of them (issue 29).
+pub fn parse_unique(bytes: &[u8]) -> Result<Value, Error> {
+    serde_json::from_slice::<Unique>(bytes).map(|u| u.0)
+}
+
+/// A [`Value`] read with every object's members unique.
+struct Unique(Value);
+
+impl<'de> de::Deserialize<'de> for Unique {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(UniqueVisitor).map(Unique)
+    }
+}
+
+struct UniqueVisitor;
+
+impl<'de> Visitor<'de> for UniqueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut v = Vec::new();
+        while let Some(Unique(x)) = seq.next_element()? {
+            v.push(x);
+        }
+        Ok(Value::Array(v))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut m = serde_json::Map::new();
+        while let Some(k) = map.next_key::<String>()? {
+            if m.contains_key(&k) {
+                return Err(de::Error::custom(format!(
+                    "member {:?} is given twice in one object",
+                    k.chars().take(40).collect::<String>()
+                )));
+            }
+            let Unique(v) = map.next_value()?;
+            m.insert(k, v);
+        }
+        Ok(Value::Object(m))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -350,76 +421,5 @@ mod tests {
             assert!(from_value::<Body>(&bad).is_err(), "{bad}");
         }
         assert!(from_value::<Body>(&json!({"seats": []})).is_ok());
-    }
-}
-
-/// Parses a JSON text as [`serde_json::from_slice`] does into a [`Value`], except that an
-/// object that names a member twice, at any depth, is refused (`serde_json` keeps the
-/// last): a body that says two things is not read as one of them (issue 29).
-pub fn parse_unique(bytes: &[u8]) -> Result<Value, Error> {
-    serde_json::from_slice::<Unique>(bytes).map(|u| u.0)
-}
-
-/// A [`Value`] read with every object's members unique.
-struct Unique(Value);
-
-impl<'de> de::Deserialize<'de> for Unique {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(UniqueVisitor).map(Unique)
-    }
-}
-
-struct UniqueVisitor;
-
-impl<'de> Visitor<'de> for UniqueVisitor {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a JSON value")
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_string()))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut v = Vec::new();
-        while let Some(Unique(x)) = seq.next_element()? {
-            v.push(x);
-        }
-        Ok(Value::Array(v))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut m = serde_json::Map::new();
-        while let Some(k) = map.next_key::<String>()? {
-            if m.contains_key(&k) {
-                return Err(de::Error::custom(format!(
-                    "member {:?} is given twice in one object",
-                    k.chars().take(40).collect::<String>()
-                )));
-            }
-            let Unique(v) = map.next_value()?;
-            m.insert(k, v);
-        }
-        Ok(Value::Object(m))
     }
 }
