@@ -389,12 +389,24 @@ def check_envelope_hex():
         ("`ruling_keys[].public_key`", ["ruling_keys", 0, "public_key"]),
         ("`rulings[].hash`", ["rulings", 0, "hash"]),
         ("`rulings[].sig`", ["rulings", 0, "sig"]),
+        ("`prev`, `official.public_key`, `official_sig`", ["rulings", 0, "entry", "prev"]),
+        ("`official.public_key`", ["rulings", 0, "entry", "body", "official", "public_key"]),
+        ("`official_sig`", ["rulings", 0, "entry", "body", "official_sig"]),
     ]:
         check(name in sec8, "BUNDLE §8 lists %s as read in either case" % name)
         d = copy.deepcopy(m)
         upper_at(d, path)
         code, v, err = verify(d)
         check(code == 0 and v["valid"], "uppercase %s is read (exit %d %s)" % (name, code, err))
+
+
+def check_entry_is_hashed_in_written_form():
+    """BUNDLE.md §8: any change to a ruling's entry but hex case breaks adjustment_entry."""
+    m = load(DOCS / "vectors/match-v3/hokm-4-seats-2-hands-penalty.json")
+    d = copy.deepcopy(m)
+    d["rulings"][0]["entry"]["body"]["reason"] += "."
+    code, v, _ = verify(d)
+    check(rule_of(v) == ("adjustment_entry", 1), "a changed ruling entry: %s" % (rule_of(v),))
 
 
 # --- Match files -------------------------------------------------------------------------
@@ -567,6 +579,7 @@ def main():
     check_chain_ranges()
     check_event_hex()
     check_envelope_hex()
+    check_entry_is_hashed_in_written_form()
     check_matches()
     check_cards_count()
     check_section_12()
