@@ -181,6 +181,8 @@ fn player_counts_outside_2_to_10_are_refused() {
         assert!(r.is_err(), "{players} players");
     }
     // A game with no engine yet is refused too.
-    let r = simulate(GameId::Shelem, 4, [1; 32], service_key(), NOW_MS);
-    assert!(r.is_err());
+    for game in [GameId::HaftKhabis, GameId::Sheytoonak] {
+        let r = simulate(game, 4, [1; 32], service_key(), NOW_MS);
+        assert!(r.is_err(), "{game:?}");
+    }
 }
