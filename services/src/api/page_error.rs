@@ -355,10 +355,8 @@ mod tests {
                     match c {
                         '\u{2066}' => depth += 1,
                         '\u{2069}' => depth -= 1,
-                        c if c.is_ascii_punctuation() => {
-                            if c != '(' && c != ')' && c != ',' && c != '.' && c != ':' {
-                                assert!(depth > 0, "{p:?}: {c:?} outside an isolate in {text}");
-                            }
+                        c if c.is_ascii_punctuation() && !"(),.:".contains(c) => {
+                            assert!(depth > 0, "{p:?}: {c:?} outside an isolate in {text}");
                         }
                         _ => {}
                     }
