@@ -494,8 +494,15 @@ async fn pasur_tables(env: Env) {
                 let own = z["zone"] == "hand" && z["of"] == seat;
                 let open = z["zone"] == "table";
                 for c in z["cards"].as_array().unwrap() {
-                    if z["zone"] == "hand" || z["zone"] == "stock" {
+                    if z["zone"] == "hand" {
                         assert_eq!(c["face"].is_string(), own, "{z}");
+                    }
+                    // The stock is face down, but for a jack turned up among the first
+                    // table cards and put back into it (pasur §4.3): every seat saw it.
+                    if z["zone"] == "stock" {
+                        if let Some(face) = c["face"].as_str() {
+                            assert!(face.starts_with('J'), "{z}");
+                        }
                     }
                     if open {
                         assert!(c["face"].is_string(), "{z}");
